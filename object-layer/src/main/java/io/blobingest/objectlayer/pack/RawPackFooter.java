@@ -1,0 +1,103 @@
+package io.blobingest.objectlayer.pack;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A validated Raw Pack footer: the entry table and metadata of one pack. Everything a read plan
+ * needs; holding one means no payload byte has been read yet.
+ */
+public final class RawPackFooter {
+
+    private final String file;
+    private final long fileLength;
+    private final long footerStart;
+    private final long[] entryOffsets;
+    private final long[] entryLengths;
+    private final int[] entryCrcs;
+    private final Map<String, Object> metadata;
+    private final List<String> requiredFeatures;
+
+    RawPackFooter(
+            String file,
+            long fileLength,
+            long footerStart,
+            long[] entryOffsets,
+            long[] entryLengths,
+            int[] entryCrcs,
+            Map<String, Object> metadata,
+            List<String> requiredFeatures) {
+        this.file = file;
+        this.fileLength = fileLength;
+        this.footerStart = footerStart;
+        this.entryOffsets = entryOffsets;
+        this.entryLengths = entryLengths;
+        this.entryCrcs = entryCrcs;
+        this.metadata = Map.copyOf(metadata);
+        this.requiredFeatures = List.copyOf(requiredFeatures);
+    }
+
+    public String file() {
+        return file;
+    }
+
+    public long fileLength() {
+        return fileLength;
+    }
+
+    /** Where the payload region ends and the entry table begins. */
+    public long footerStart() {
+        return footerStart;
+    }
+
+    public int entryCount() {
+        return entryOffsets.length;
+    }
+
+    /** Absolute offset of entry {@code index}'s payload in the file. */
+    public long entryOffset(int index) {
+        return entryOffsets[index];
+    }
+
+    public long entryLength(int index) {
+        return entryLengths[index];
+    }
+
+    /** crc32c of entry {@code index}'s payload, as an unsigned 32-bit value in an int. */
+    public int entryCrc32c(int index) {
+        return entryCrcs[index];
+    }
+
+    /** Offset in the file of entry {@code index}'s row in the entry table. */
+    public long entryTableOffset(int index) {
+        return footerStart + (long) RawPackFormat.ENTRY_LENGTH * index;
+    }
+
+    /** The parsed metadata JSON object, unknown keys included. */
+    public Map<String, Object> metadata() {
+        return metadata;
+    }
+
+    public List<String> requiredFeatures() {
+        return requiredFeatures;
+    }
+
+    public String blobSet() {
+        Object value = metadata.get(RawPackFormat.META_BLOB_SET);
+        return value == null ? null : value.toString();
+    }
+
+    public long blobId() {
+        Object value = metadata.get(RawPackFormat.META_BLOB_ID);
+        return value instanceof Number n ? n.longValue() : -1;
+    }
+
+    /** Sum of entry lengths as recorded in the entry table. */
+    public long payloadBytes() {
+        long sum = 0;
+        for (long length : entryLengths) {
+            sum += length;
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,58 @@
+package io.blobingest.objectlayer.pack;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a writer puts in a pack's metadata besides the counts: the blob set and sidecar id the pack
+ * belongs to and who wrote it. {@code pack_type}, {@code pack_version} and {@code
+ * required_features} are fixed by the format version.
+ *
+ * <p>The JSON is canonical (keys in the order of {@code docs/raw-pack-format.md}, no whitespace),
+ * so the same pack content always has the same bytes.
+ */
+public record RawPackMetadata(String blobSet, long blobId, String createdBy) {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /** What a v1 writer declares a reader must understand. */
+    public static final List<String> V1_REQUIRED_FEATURES =
+            List.of(RawPackFormat.FEATURE_BLOB_OBJECT_PACK);
+
+    public RawPackMetadata {
+        Objects.requireNonNull(blobSet, "blobSet");
+        Objects.requireNonNull(createdBy, "createdBy");
+        if (blobId < 0 || blobId > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("blob_id must be a u32, found " + blobId);
+        }
+    }
+
+    /** The metadata bytes of a pack with these counts. */
+    public byte[] toJson(int entryCount, long payloadBytes) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(192);
+        try (JsonGenerator json = JSON.createGenerator(bytes)) {
+            json.writeStartObject();
+            json.writeStringField(RawPackFormat.META_PACK_TYPE, RawPackFormat.PACK_TYPE);
+            json.writeNumberField(RawPackFormat.META_PACK_VERSION, RawPackFormat.PACK_VERSION);
+            json.writeArrayFieldStart(RawPackFormat.META_REQUIRED_FEATURES);
+            for (String feature : V1_REQUIRED_FEATURES) {
+                json.writeString(feature);
+            }
+            json.writeEndArray();
+            json.writeStringField(RawPackFormat.META_BLOB_SET, blobSet);
+            json.writeNumberField(RawPackFormat.META_BLOB_ID, blobId);
+            json.writeNumberField(RawPackFormat.META_ENTRY_COUNT, Integer.toUnsignedLong(entryCount));
+            json.writeNumberField(RawPackFormat.META_PAYLOAD_BYTES, payloadBytes);
+            json.writeStringField(RawPackFormat.META_CREATED_BY, createdBy);
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write pack metadata JSON", e);
+        }
+        return bytes.toByteArray();
+    }
+}

@@ -1,0 +1,314 @@
+package io.blobingest.objectlayer.pack;
+
+import static io.blobingest.objectlayer.pack.RawPackFormat.ENTRY_LENGTH;
+import static io.blobingest.objectlayer.pack.RawPackFormat.FOOTER_READ_AHEAD;
+import static io.blobingest.objectlayer.pack.RawPackFormat.HEADER_LENGTH;
+import static io.blobingest.objectlayer.pack.RawPackFormat.MAGIC;
+import static io.blobingest.objectlayer.pack.RawPackFormat.MAGIC_LENGTH;
+import static io.blobingest.objectlayer.pack.RawPackFormat.TAIL_LENGTH;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.blobingest.objectlayer.storage.ReadableObject;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads and validates Raw Pack v1 footers, and checks payloads against their crc32c.
+ *
+ * <p>Planning reads only the end of the file: one read of the last {@code min(file_len, 64 KiB)}
+ * bytes, and exactly one more when the footer is larger than that. The header is checked when it
+ * lies in that window (packs under 64 KiB) and always by {@link #verifyHeader}; a plan does not
+ * need it, so large packs do not pay a third read for it.
+ *
+ * <p>A reader knows a set of features; it refuses packs that require any other, and a reader that
+ * does not know {@code blob_object_pack} refuses every v1 pack.
+ */
+public final class RawPackReader {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, Object>> JSON_OBJECT = new TypeReference<>() {};
+
+    private final Set<String> supportedFeatures;
+
+    public RawPackReader(Set<String> supportedFeatures) {
+        this.supportedFeatures = Set.copyOf(supportedFeatures);
+    }
+
+    /** A reader that knows every feature this build implements. */
+    public static RawPackReader withAllFeatures() {
+        return new RawPackReader(Set.of(RawPackFormat.FEATURE_BLOB_OBJECT_PACK));
+    }
+
+    public Set<String> supportedFeatures() {
+        return supportedFeatures;
+    }
+
+    /** Reads and validates the footer of the pack in {@code object}. */
+    public RawPackFooter readFooter(ReadableObject object) throws IOException {
+        String file = object.location();
+        long fileLength = object.length();
+        int window = (int) Math.min(fileLength, FOOTER_READ_AHEAD);
+        byte[] tailWindow = new byte[window];
+        object.readFully(fileLength - window, tailWindow, 0, window);
+        return parseFooter(file, fileLength, tailWindow, object);
+    }
+
+    /**
+     * Validates a footer from the last bytes of a pack. {@code lastBytes} must end at {@code
+     * fileLength}; if it does not reach back to the footer's start, the missing part is read from
+     * {@code object} in one read (or the parse fails if {@code object} is null).
+     */
+    public RawPackFooter parseFooter(
+            String file, long fileLength, byte[] lastBytes, ReadableObject object) throws IOException {
+        if (fileLength < RawPackFormat.MIN_PACK_LENGTH) {
+            throw new CorruptPackException(
+                    file, 0, "truncated pack", "at least " + RawPackFormat.MIN_PACK_LENGTH + " bytes",
+                    fileLength + " bytes");
+        }
+        long windowStart = fileLength - lastBytes.length;
+        if (windowStart == 0) {
+            verifyHeader(file, lastBytes);
+        }
+        long tailStart = fileLength - TAIL_LENGTH;
+        ByteBuffer tail = ByteBuffer.wrap(lastBytes, (int) (tailStart - windowStart), TAIL_LENGTH)
+                .slice()
+                .order(ByteOrder.LITTLE_ENDIAN);
+
+        byte[] magic = new byte[MAGIC_LENGTH];
+        tail.get(RawPackFormat.TAIL_MAGIC_OFFSET, magic);
+        if (!Arrays.equals(magic, MAGIC)) {
+            throw new CorruptPackException(
+                    file, tailStart + RawPackFormat.TAIL_MAGIC_OFFSET, "bad tail magic",
+                    quote(MAGIC), quote(magic));
+        }
+        int version = Short.toUnsignedInt(tail.getShort(RawPackFormat.TAIL_VERSION_OFFSET));
+        if (version != RawPackFormat.VERSION_1) {
+            throw new UnsupportedPackException(
+                    file, tailStart + RawPackFormat.TAIL_VERSION_OFFSET, "unknown tail version",
+                    "version " + RawPackFormat.VERSION_1, "version " + version);
+        }
+        int flags = Short.toUnsignedInt(tail.getShort(RawPackFormat.TAIL_FLAGS_OFFSET));
+        if (flags != 0) {
+            throw new UnsupportedPackException(
+                    file, tailStart + RawPackFormat.TAIL_FLAGS_OFFSET, "unknown tail flags",
+                    "flags 0", "flags 0x" + Integer.toHexString(flags));
+        }
+
+        long footerStart = tail.getLong(RawPackFormat.TAIL_FOOTER_START_OFFSET);
+        long entryCount = Integer.toUnsignedLong(tail.getInt(RawPackFormat.TAIL_ENTRY_COUNT_OFFSET));
+        long metadataLength = Integer.toUnsignedLong(tail.getInt(RawPackFormat.TAIL_METADATA_LENGTH_OFFSET));
+        int expectedFooterCrc = tail.getInt(RawPackFormat.TAIL_FOOTER_CRC_OFFSET);
+
+        long footerLength = ENTRY_LENGTH * entryCount + metadataLength;
+        if (footerStart < HEADER_LENGTH || footerStart + footerLength != tailStart) {
+            throw new CorruptPackException(
+                    file, tailStart + RawPackFormat.TAIL_FOOTER_START_OFFSET, "footer size mismatch",
+                    "footer_start + 24*entry_count + metadata_length == " + tailStart,
+                    footerStart + " + 24*" + entryCount + " + " + metadataLength + " == "
+                            + (footerStart + footerLength));
+        }
+
+        byte[] footer = footerBytes(file, lastBytes, windowStart, footerStart, footerLength, object);
+
+        CRC32C crc = new CRC32C();
+        crc.update(footer);
+        if ((int) crc.getValue() != expectedFooterCrc) {
+            throw new CorruptPackException(
+                    file, footerStart, "footer crc32c mismatch",
+                    "crc32c " + Integer.toUnsignedString(expectedFooterCrc),
+                    "crc32c " + crc.getValue());
+        }
+
+        long metadataStart = footerStart + ENTRY_LENGTH * entryCount;
+        Map<String, Object> metadata = parseMetadata(
+                file, metadataStart, footer, (int) (ENTRY_LENGTH * entryCount), (int) metadataLength);
+        List<String> requiredFeatures = checkMetadata(file, metadataStart, metadata, entryCount);
+
+        int count = Math.toIntExact(entryCount);
+        long[] offsets = new long[count];
+        long[] lengths = new long[count];
+        int[] crcs = new int[count];
+        ByteBuffer table = ByteBuffer.wrap(footer).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
+            int at = i * ENTRY_LENGTH;
+            long rowOffset = footerStart + at;
+            long offset = table.getLong(at + RawPackFormat.ENTRY_OFFSET_OFFSET);
+            long length = table.getLong(at + RawPackFormat.ENTRY_LENGTH_OFFSET);
+            int entryFlags = table.getInt(at + RawPackFormat.ENTRY_FLAGS_OFFSET);
+            if (entryFlags != 0) {
+                throw new UnsupportedPackException(
+                        file, rowOffset + RawPackFormat.ENTRY_FLAGS_OFFSET,
+                        "unknown flags in entry " + i, "flags 0", "flags 0x" + Integer.toHexString(entryFlags));
+            }
+            if (offset < HEADER_LENGTH || length < 0 || offset > footerStart - length) {
+                throw new CorruptPackException(
+                        file, rowOffset, "entry " + i + " out of bounds",
+                        "a range inside the payload [" + HEADER_LENGTH + ", " + footerStart + ")",
+                        "offset " + Long.toUnsignedString(offset) + " length " + Long.toUnsignedString(length));
+            }
+            offsets[i] = offset;
+            lengths[i] = length;
+            crcs[i] = table.getInt(at + RawPackFormat.ENTRY_CRC_OFFSET);
+        }
+        return new RawPackFooter(file, fileLength, footerStart, offsets, lengths, crcs, metadata, requiredFeatures);
+    }
+
+    /** Checks the 16-byte header at the start of {@code firstBytes}. */
+    public void verifyHeader(String file, byte[] firstBytes) throws PackFormatException {
+        if (firstBytes.length < HEADER_LENGTH) {
+            throw new CorruptPackException(
+                    file, 0, "truncated header", HEADER_LENGTH + " bytes", firstBytes.length + " bytes");
+        }
+        byte[] magic = Arrays.copyOf(firstBytes, MAGIC_LENGTH);
+        if (!Arrays.equals(magic, MAGIC)) {
+            throw new CorruptPackException(file, 0, "bad header magic", quote(MAGIC), quote(magic));
+        }
+        ByteBuffer header = ByteBuffer.wrap(firstBytes, 0, HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        int version = Short.toUnsignedInt(header.getShort(RawPackFormat.HEADER_VERSION_OFFSET));
+        if (version != RawPackFormat.VERSION_1) {
+            throw new UnsupportedPackException(
+                    file, RawPackFormat.HEADER_VERSION_OFFSET, "unknown header version",
+                    "version " + RawPackFormat.VERSION_1, "version " + version);
+        }
+        int flags = Short.toUnsignedInt(header.getShort(RawPackFormat.HEADER_FLAGS_OFFSET));
+        if (flags != 0) {
+            throw new UnsupportedPackException(
+                    file, RawPackFormat.HEADER_FLAGS_OFFSET, "unknown header flags",
+                    "flags 0", "flags 0x" + Integer.toHexString(flags));
+        }
+        int reserved = header.getInt(RawPackFormat.HEADER_RESERVED_OFFSET);
+        if (reserved != 0) {
+            throw new CorruptPackException(
+                    file, RawPackFormat.HEADER_RESERVED_OFFSET, "non-zero reserved header field",
+                    "0", "0x" + Integer.toHexString(reserved));
+        }
+    }
+
+    /**
+     * Checks one entry's payload against its crc32c.
+     *
+     * @throws CorruptPackException naming the entry's payload offset if the crc differs
+     */
+    public static void verifyPayload(RawPackFooter footer, int index, byte[] payload, int offset, int length)
+            throws CorruptPackException {
+        CRC32C crc = new CRC32C();
+        crc.update(payload, offset, length);
+        int expected = footer.entryCrc32c(index);
+        if ((int) crc.getValue() != expected) {
+            throw new CorruptPackException(
+                    footer.file(), footer.entryOffset(index), "payload crc32c mismatch in entry " + index,
+                    "crc32c " + Integer.toUnsignedString(expected), "crc32c " + crc.getValue());
+        }
+    }
+
+    private static byte[] footerBytes(
+            String file, byte[] lastBytes, long windowStart, long footerStart, long footerLength,
+            ReadableObject object) throws IOException {
+        int length = Math.toIntExact(footerLength);
+        byte[] footer = new byte[length];
+        if (footerStart >= windowStart) {
+            System.arraycopy(lastBytes, (int) (footerStart - windowStart), footer, 0, length);
+            return footer;
+        }
+        if (object == null) {
+            throw new IllegalArgumentException(
+                    file + ": footer starts at " + footerStart + ", before the given bytes at " + windowStart);
+        }
+        // Exactly one more read: the part of the footer in front of the first window.
+        int missing = (int) (windowStart - footerStart);
+        object.readFully(footerStart, footer, 0, missing);
+        System.arraycopy(lastBytes, 0, footer, missing, length - missing);
+        return footer;
+    }
+
+    private static Map<String, Object> parseMetadata(
+            String file, long metadataStart, byte[] footer, int offset, int length) throws CorruptPackException {
+        try {
+            Map<String, Object> parsed = JSON.readValue(footer, offset, length, JSON_OBJECT);
+            if (parsed == null) {
+                throw new CorruptPackException(file, metadataStart, "bad metadata", "a JSON object", "null");
+            }
+            return new HashMap<>(parsed);
+        } catch (JsonProcessingException e) {
+            throw new CorruptPackException(
+                    file, metadataStart, "bad metadata", "a UTF-8 JSON object",
+                    "unparseable JSON (" + e.getOriginalMessage() + ")");
+        } catch (IOException e) {
+            throw new CorruptPackException(
+                    file, metadataStart, "bad metadata", "a UTF-8 JSON object", e.toString());
+        }
+    }
+
+    private List<String> checkMetadata(
+            String file, long metadataStart, Map<String, Object> metadata, long entryCount)
+            throws PackFormatException {
+        Object packType = metadata.get(RawPackFormat.META_PACK_TYPE);
+        if (!RawPackFormat.PACK_TYPE.equals(packType)) {
+            throw new UnsupportedPackException(
+                    file, metadataStart, "unknown pack_type", quote(RawPackFormat.PACK_TYPE), describe(packType));
+        }
+        Object packVersion = metadata.get(RawPackFormat.META_PACK_VERSION);
+        if (!(packVersion instanceof Integer v) || v != RawPackFormat.PACK_VERSION) {
+            throw new UnsupportedPackException(
+                    file, metadataStart, "unknown pack_version",
+                    String.valueOf(RawPackFormat.PACK_VERSION), describe(packVersion));
+        }
+        Object features = metadata.get(RawPackFormat.META_REQUIRED_FEATURES);
+        if (!(features instanceof List<?> list)) {
+            throw new CorruptPackException(
+                    file, metadataStart, "bad required_features", "a JSON array of strings", describe(features));
+        }
+        List<String> required = new ArrayList<>(list.size());
+        for (Object feature : list) {
+            if (!(feature instanceof String name)) {
+                throw new CorruptPackException(
+                        file, metadataStart, "bad required_features", "a JSON array of strings", describe(feature));
+            }
+            if (!supportedFeatures.contains(name)) {
+                throw new UnsupportedPackException(
+                        file, metadataStart, "unknown required feature",
+                        "one of " + supportedFeatures, quote(name));
+            }
+            required.add(name);
+        }
+        Object declaredCount = metadata.get(RawPackFormat.META_ENTRY_COUNT);
+        if (declaredCount != null
+                && !(declaredCount instanceof Number n && n.longValue() == entryCount)) {
+            throw new CorruptPackException(
+                    file, metadataStart, "metadata entry_count disagrees with the tail",
+                    String.valueOf(entryCount), describe(declaredCount));
+        }
+        return required;
+    }
+
+    private static String quote(byte[] bytes) {
+        StringBuilder text = new StringBuilder("\"");
+        for (byte b : bytes) {
+            if (b >= 0x20 && b < 0x7f) {
+                text.append((char) b);
+            } else {
+                text.append(String.format("\\x%02x", b & 0xff));
+            }
+        }
+        return text.append('"').toString();
+    }
+
+    private static String quote(String text) {
+        return quote(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String describe(Object value) {
+        return value instanceof String s ? quote(s) : String.valueOf(value);
+    }
+}

@@ -1,0 +1,38 @@
+package io.blobingest.placement;
+
+import io.blobingest.objectlayer.DescriptorRow.Attribute;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One input record exactly as it arrived (SPEC section 4): key, value and headers untouched, plus
+ * where it came from. Nothing here is validated; a bad record must still be forwarded whole to the
+ * dead-letter topic.
+ *
+ * @param key may be null
+ * @param value may be null (bad input unless a {@code blob.uri} header is present)
+ * @param headers all headers in arrival order, {@code blob.*} ones included
+ */
+public record BlobRecord(
+        byte[] key, byte[] value, List<Attribute> headers, String topic, int partition, long offset) {
+
+    public BlobRecord {
+        Objects.requireNonNull(topic, "topic");
+        headers = List.copyOf(headers);
+    }
+
+    /** The last value of header {@code name}, or null if absent (Kafka's lastHeader semantics). */
+    public byte[] lastHeader(String name) {
+        for (int i = headers.size() - 1; i >= 0; i--) {
+            if (headers.get(i).name().equals(name)) {
+                return headers.get(i).value();
+            }
+        }
+        return null;
+    }
+
+    /** {@code topic/partition/offset}. */
+    public String source() {
+        return topic + "/" + partition + "/" + offset;
+    }
+}
