@@ -56,12 +56,21 @@ public final class RawPackReader {
 
     /** Reads and validates the footer of the pack in {@code object}. */
     public RawPackFooter readFooter(ReadableObject object) throws IOException {
+        return readFooter(object, true);
+    }
+
+    /**
+     * Reads the footer with one read of the last {@code min(file_len, 64 KiB)} bytes and, only if
+     * the footer is larger, one more. {@code checkHeaderInWindow} is false for a caller that checks
+     * the header itself and wants to hear about the footer separately.
+     */
+    RawPackFooter readFooter(ReadableObject object, boolean checkHeaderInWindow) throws IOException {
         String file = object.location();
         long fileLength = object.length();
         int window = (int) Math.min(fileLength, FOOTER_READ_AHEAD);
         byte[] tailWindow = new byte[window];
         object.readFully(fileLength - window, tailWindow, 0, window);
-        return parseFooter(file, fileLength, tailWindow, object);
+        return parseFooter(file, fileLength, tailWindow, object, checkHeaderInWindow);
     }
 
     /**
@@ -71,13 +80,19 @@ public final class RawPackReader {
      */
     public RawPackFooter parseFooter(
             String file, long fileLength, byte[] lastBytes, ReadableObject object) throws IOException {
+        return parseFooter(file, fileLength, lastBytes, object, true);
+    }
+
+    private RawPackFooter parseFooter(
+            String file, long fileLength, byte[] lastBytes, ReadableObject object, boolean checkHeaderInWindow)
+            throws IOException {
         if (fileLength < RawPackFormat.MIN_PACK_LENGTH) {
             throw new CorruptPackException(
                     file, 0, "truncated pack", "at least " + RawPackFormat.MIN_PACK_LENGTH + " bytes",
                     fileLength + " bytes");
         }
         long windowStart = fileLength - lastBytes.length;
-        if (windowStart == 0) {
+        if (checkHeaderInWindow && windowStart == 0) {
             verifyHeader(file, lastBytes);
         }
         long tailStart = fileLength - TAIL_LENGTH;
@@ -204,12 +219,17 @@ public final class RawPackReader {
             throws CorruptPackException {
         CRC32C crc = new CRC32C();
         crc.update(payload, offset, length);
-        int expected = footer.entryCrc32c(index);
-        if ((int) crc.getValue() != expected) {
-            throw new CorruptPackException(
-                    footer.file(), footer.entryOffset(index), "payload crc32c mismatch in entry " + index,
-                    "crc32c " + Integer.toUnsignedString(expected), "crc32c " + crc.getValue());
+        int found = (int) crc.getValue();
+        if (found != footer.entryCrc32c(index)) {
+            throw payloadCrcMismatch(footer, index, found);
         }
+    }
+
+    static CorruptPackException payloadCrcMismatch(RawPackFooter footer, int index, int found) {
+        return new CorruptPackException(
+                footer.file(), footer.entryOffset(index), "payload crc32c mismatch in entry " + index,
+                "crc32c " + Integer.toUnsignedString(footer.entryCrc32c(index)),
+                "crc32c " + Integer.toUnsignedString(found));
     }
 
     private static byte[] footerBytes(
