@@ -1,5 +1,7 @@
 package io.blobingest.objectlayer.pack;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,7 +35,8 @@ public final class RawPackFooter {
         this.entryOffsets = entryOffsets;
         this.entryLengths = entryLengths;
         this.entryCrcs = entryCrcs;
-        this.metadata = Map.copyOf(metadata);
+        // Not Map.copyOf: JSON null is a legal value of a key this reader does not know.
+        this.metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         this.requiredFeatures = List.copyOf(requiredFeatures);
     }
 

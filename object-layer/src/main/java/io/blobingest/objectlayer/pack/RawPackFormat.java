@@ -53,7 +53,7 @@ public final class RawPackFormat {
     public static final int TAIL_FLAGS_OFFSET = 22;
     public static final int TAIL_MAGIC_OFFSET = 24;
 
-    /** Smallest valid pack: header and tail, no entries, and at least "{}" of metadata. */
+    /** No pack is shorter: header and tail. (A valid one also holds metadata, at least "{}".) */
     public static final int MIN_PACK_LENGTH = HEADER_LENGTH + TAIL_LENGTH;
 
     /** A reader's first read: the last min(file_len, 64 KiB) bytes, which usually hold the footer. */

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * What a writer puts in a pack's metadata besides the counts: the blob set and sidecar id the pack
@@ -14,7 +15,14 @@ import java.util.Objects;
  * required_features} are fixed by the format version.
  *
  * <p>The JSON is canonical (keys in the order of {@code docs/raw-pack-format.md}, no whitespace),
- * so the same pack content always has the same bytes.
+ * so the same pack content always has the same bytes. To keep that true for every writer, the
+ * strings are restricted: {@code blob_set} as SPEC section 3 defines it, {@code created_by}
+ * printable ASCII, so the only escapes JSON ever needs are {@code \"} and {@code \\}.
+ *
+ * @param blobSet the blob set the pack belongs to, {@code [0-9a-z-]{1,64}}
+ * @param blobId the pack's sidecar id within the blob set, 1 to 2^32-1 (0 is reserved)
+ * @param createdBy who wrote the pack, e.g. {@code blob-ingest/0.1.0}: 1 to 256 printable ASCII
+ *     characters
  */
 public record RawPackMetadata(String blobSet, long blobId, String createdBy) {
 
@@ -24,11 +32,21 @@ public record RawPackMetadata(String blobSet, long blobId, String createdBy) {
     public static final List<String> V1_REQUIRED_FEATURES =
             List.of(RawPackFormat.FEATURE_BLOB_OBJECT_PACK);
 
+    private static final Pattern BLOB_SET = Pattern.compile("[0-9a-z-]{1,64}");
+    private static final Pattern CREATED_BY = Pattern.compile("[\\x20-\\x7e]{1,256}");
+
     public RawPackMetadata {
         Objects.requireNonNull(blobSet, "blobSet");
         Objects.requireNonNull(createdBy, "createdBy");
-        if (blobId < 0 || blobId > 0xFFFF_FFFFL) {
-            throw new IllegalArgumentException("blob_id must be a u32, found " + blobId);
+        if (!BLOB_SET.matcher(blobSet).matches()) {
+            throw new IllegalArgumentException("blob_set must match [0-9a-z-]{1,64}, found \"" + blobSet + '"');
+        }
+        if (blobId < 1 || blobId > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("blob_id must be a sidecar id in [1, 2^32-1], found " + blobId);
+        }
+        if (!CREATED_BY.matcher(createdBy).matches()) {
+            throw new IllegalArgumentException(
+                    "created_by must be 1 to 256 printable ASCII characters, found \"" + createdBy + '"');
         }
     }
 

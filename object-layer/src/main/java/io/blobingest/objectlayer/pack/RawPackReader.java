@@ -8,16 +8,20 @@ import static io.blobingest.objectlayer.pack.RawPackFormat.MAGIC_LENGTH;
 import static io.blobingest.objectlayer.pack.RawPackFormat.TAIL_LENGTH;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,8 +40,15 @@ import java.util.zip.CRC32C;
  */
 public final class RawPackReader {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    // Duplicate keys would make the metadata mean two things; trailing bytes would hide damage.
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
     private static final TypeReference<Map<String, Object>> JSON_OBJECT = new TypeReference<>() {};
+
+    /** A footer is held in one array; the limit is far above any real pack (about 89 M entries). */
+    private static final long MAX_FOOTER_LENGTH = Integer.MAX_VALUE - 8;
 
     private final Set<String> supportedFeatures;
 
@@ -91,6 +102,11 @@ public final class RawPackReader {
                     file, 0, "truncated pack", "at least " + RawPackFormat.MIN_PACK_LENGTH + " bytes",
                     fileLength + " bytes");
         }
+        if (lastBytes.length < TAIL_LENGTH || lastBytes.length > fileLength) {
+            throw new IllegalArgumentException(
+                    file + ": the last bytes given must hold the " + TAIL_LENGTH + "-byte tail and lie in the "
+                            + fileLength + "-byte file, found " + lastBytes.length + " bytes");
+        }
         long windowStart = fileLength - lastBytes.length;
         if (checkHeaderInWindow && windowStart == 0) {
             verifyHeader(file, lastBytes);
@@ -134,6 +150,11 @@ public final class RawPackReader {
                             + (footerStart + footerLength));
         }
 
+        if (footerLength > MAX_FOOTER_LENGTH) {
+            throw new UnsupportedPackException(
+                    file, footerStart, "footer too large for this reader",
+                    "at most " + MAX_FOOTER_LENGTH + " bytes", footerLength + " bytes");
+        }
         byte[] footer = footerBytes(file, lastBytes, windowStart, footerStart, footerLength, object);
 
         CRC32C crc = new CRC32C();
@@ -176,6 +197,7 @@ public final class RawPackReader {
             lengths[i] = length;
             crcs[i] = table.getInt(at + RawPackFormat.ENTRY_CRC_OFFSET);
         }
+        checkPayloadBytes(file, metadataStart, metadata, lengths);
         return new RawPackFooter(file, fileLength, footerStart, offsets, lengths, crcs, metadata, requiredFeatures);
     }
 
@@ -254,12 +276,19 @@ public final class RawPackReader {
 
     private static Map<String, Object> parseMetadata(
             String file, long metadataStart, byte[] footer, int offset, int length) throws CorruptPackException {
+        String text;
         try {
-            Map<String, Object> parsed = JSON.readValue(footer, offset, length, JSON_OBJECT);
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(footer, offset, length)).toString();
+        } catch (CharacterCodingException e) {
+            throw new CorruptPackException(
+                    file, metadataStart, "bad metadata", "UTF-8 text", "bytes that are not UTF-8 (" + e + ")");
+        }
+        try {
+            Map<String, Object> parsed = JSON.readValue(text, JSON_OBJECT);
             if (parsed == null) {
                 throw new CorruptPackException(file, metadataStart, "bad metadata", "a JSON object", "null");
             }
-            return new HashMap<>(parsed);
+            return parsed;
         } catch (JsonProcessingException e) {
             throw new CorruptPackException(
                     file, metadataStart, "bad metadata", "a UTF-8 JSON object",
@@ -303,13 +332,34 @@ public final class RawPackReader {
             required.add(name);
         }
         Object declaredCount = metadata.get(RawPackFormat.META_ENTRY_COUNT);
-        if (declaredCount != null
-                && !(declaredCount instanceof Number n && n.longValue() == entryCount)) {
+        if (declaredCount != null && !isInteger(declaredCount, entryCount)) {
             throw new CorruptPackException(
                     file, metadataStart, "metadata entry_count disagrees with the tail",
                     String.valueOf(entryCount), describe(declaredCount));
         }
         return required;
+    }
+
+    private static void checkPayloadBytes(String file, long metadataStart, Map<String, Object> metadata, long[] lengths)
+            throws CorruptPackException {
+        Object declared = metadata.get(RawPackFormat.META_PAYLOAD_BYTES);
+        if (declared == null) {
+            return;
+        }
+        long sum = 0;
+        for (long length : lengths) {
+            sum += length;
+        }
+        if (!isInteger(declared, sum)) {
+            throw new CorruptPackException(
+                    file, metadataStart, "metadata payload_bytes disagrees with the entry table",
+                    sum + " (the sum of entry lengths)", describe(declared));
+        }
+    }
+
+    /** True if a parsed JSON value is an integer equal to {@code expected} (not 2.0, not a string). */
+    private static boolean isInteger(Object value, long expected) {
+        return (value instanceof Integer || value instanceof Long) && ((Number) value).longValue() == expected;
     }
 
     private static String quote(byte[] bytes) {

@@ -31,10 +31,15 @@ import java.util.zip.CRC32C;
  */
 public final class RawPackWriter {
 
-    /** Explicit writer state: appends only while open; finish or abort exactly once. */
+    /**
+     * Explicit writer state: appends only while open; finish or abort once. A write that fails
+     * leaves an unknown number of bytes in the stream, so the writer becomes {@code FAILED} and
+     * refuses everything but {@link #abort()}.
+     */
     public enum Status {
         OPEN,
         FINISHED,
+        FAILED,
         ABORTED
     }
 
@@ -100,7 +105,7 @@ public final class RawPackWriter {
         Objects.checkFromIndexSize(offset, length, payload.length);
         crc.reset();
         crc.update(payload, offset, length);
-        out.write(payload, offset, length);
+        write(payload, offset, length);
         return addEntry(length, (int) crc.getValue());
     }
 
@@ -123,9 +128,9 @@ public final class RawPackWriter {
         crc.reset();
         long length = 0;
         int n;
-        while ((n = in.read(copyBuffer)) >= 0) {
+        while ((n = read(in)) >= 0) {
             crc.update(copyBuffer, 0, n);
-            out.write(copyBuffer, 0, n);
+            write(copyBuffer, 0, n);
             length += n;
         }
         return addEntry(length, (int) crc.getValue());
@@ -188,10 +193,10 @@ public final class RawPackWriter {
             entry.clear();
             entry.putLong(entryOffsets[i]).putLong(entryLengths[i]).putInt(entryCrcs[i]).putInt(0);
             footerCrc.update(entry.array(), 0, ENTRY_LENGTH);
-            out.write(entry.array(), 0, ENTRY_LENGTH);
+            write(entry.array(), 0, ENTRY_LENGTH);
         }
         footerCrc.update(metadataBytes);
-        out.write(metadataBytes);
+        write(metadataBytes, 0, metadataBytes.length);
 
         ByteBuffer tail = ByteBuffer.allocate(TAIL_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         tail.putLong(footerStart)
@@ -201,15 +206,23 @@ public final class RawPackWriter {
                 .putShort((short) CURRENT_VERSION)
                 .putShort((short) 0)
                 .put(MAGIC);
-        out.write(tail.array());
-        out.flush();
+        write(tail.array(), 0, TAIL_LENGTH);
+        try {
+            out.flush();
+        } catch (IOException e) {
+            status = Status.FAILED;
+            throw e;
+        }
 
         position = footerStart + (long) ENTRY_LENGTH * entryCount + metadataBytes.length + TAIL_LENGTH;
         status = Status.FINISHED;
         return position;
     }
 
-    /** Marks the writer unusable; the caller discards whatever reached the stream. */
+    /**
+     * Marks the writer unusable; the caller discards whatever reached the stream. Allowed while
+     * open or failed, and again once aborted.
+     */
     public void abort() {
         if (status == Status.FINISHED) {
             throw new IllegalStateException("cannot abort a finished pack");
@@ -261,8 +274,27 @@ public final class RawPackWriter {
     private void writeHeader() throws IOException {
         ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         header.put(MAGIC).putShort((short) CURRENT_VERSION).putShort((short) 0).putInt(0);
-        out.write(header.array());
+        write(header.array(), 0, HEADER_LENGTH);
         position = HEADER_LENGTH;
+    }
+
+    private void write(byte[] bytes, int offset, int length) throws IOException {
+        try {
+            out.write(bytes, offset, length);
+        } catch (IOException | RuntimeException e) {
+            status = Status.FAILED;
+            throw e;
+        }
+    }
+
+    /** Reads the next chunk of an appended stream; a failure here has already written part of it. */
+    private int read(InputStream in) throws IOException {
+        try {
+            return in.read(copyBuffer);
+        } catch (IOException | RuntimeException e) {
+            status = Status.FAILED;
+            throw e;
+        }
     }
 
     private void checkOpen(String operation) {
