@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.zip.CRC32C;
 
 /**
@@ -120,7 +121,8 @@ public final class RawPackReader {
         tail.get(RawPackFormat.TAIL_MAGIC_OFFSET, magic);
         if (!Arrays.equals(magic, MAGIC)) {
             throw new CorruptPackException(
-                    file, tailStart + RawPackFormat.TAIL_MAGIC_OFFSET, "bad tail magic",
+                    file, tailStart + RawPackFormat.TAIL_MAGIC_OFFSET,
+                    "bad tail magic (a truncated or unfinished pack ends without it)",
                     quote(MAGIC), quote(magic));
         }
         int version = Short.toUnsignedInt(tail.getShort(RawPackFormat.TAIL_VERSION_OFFSET));
@@ -326,8 +328,7 @@ public final class RawPackReader {
             }
             if (!supportedFeatures.contains(name)) {
                 throw new UnsupportedPackException(
-                        file, metadataStart, "unknown required feature",
-                        "one of " + supportedFeatures, quote(name));
+                        file, metadataStart, "unknown required feature", describeSupportedFeatures(), quote(name));
             }
             required.add(name);
         }
@@ -360,6 +361,12 @@ public final class RawPackReader {
     /** True if a parsed JSON value is an integer equal to {@code expected} (not 2.0, not a string). */
     private static boolean isInteger(Object value, long expected) {
         return (value instanceof Integer || value instanceof Long) && ((Number) value).longValue() == expected;
+    }
+
+    private String describeSupportedFeatures() {
+        return supportedFeatures.isEmpty()
+                ? "a feature this reader supports (it supports none)"
+                : "one of the features this reader supports " + new TreeSet<>(supportedFeatures);
     }
 
     private static String quote(byte[] bytes) {
