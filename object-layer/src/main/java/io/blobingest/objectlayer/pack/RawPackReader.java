@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
@@ -33,7 +34,7 @@ import java.util.zip.CRC32C;
  *
  * <p>Planning reads only the end of the file: one read of the last {@code min(file_len, 64 KiB)}
  * bytes, and exactly one more when the footer is larger than that. The header is checked when it
- * lies in that window (packs under 64 KiB) and always by {@link #verifyHeader}; a plan does not
+ * lies in that window (packs up to 64 KiB) and always by {@link #verifyHeader}; a plan does not
  * need it, so large packs do not pay a third read for it.
  *
  * <p>A reader knows a set of features; it refuses packs that require any other, and a reader that
@@ -148,8 +149,8 @@ public final class RawPackReader {
             throw new CorruptPackException(
                     file, tailStart + RawPackFormat.TAIL_FOOTER_START_OFFSET, "footer size mismatch",
                     "footer_start + 24*entry_count + metadata_length == " + tailStart,
-                    footerStart + " + 24*" + entryCount + " + " + metadataLength + " == "
-                            + (footerStart + footerLength));
+                    Long.toUnsignedString(footerStart) + " + 24*" + entryCount + " + " + metadataLength + " == "
+                            + unsignedSum(footerStart, footerLength));
         }
 
         if (footerLength > MAX_FOOTER_LENGTH) {
@@ -361,6 +362,11 @@ public final class RawPackReader {
     /** True if a parsed JSON value is an integer equal to {@code expected} (not 2.0, not a string). */
     private static boolean isInteger(Object value, long expected) {
         return (value instanceof Integer || value instanceof Long) && ((Number) value).longValue() == expected;
+    }
+
+    /** {@code a + b} for an unsigned {@code a}, exact even where a long would wrap. */
+    private static String unsignedSum(long a, long b) {
+        return new BigInteger(Long.toUnsignedString(a)).add(BigInteger.valueOf(b)).toString();
     }
 
     private String describeSupportedFeatures() {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -109,11 +110,16 @@ class RawPackCorruptionTest {
 
     @Test
     void tailFooterStartHighBitIsAFooterSizeMismatchNotAnOverflow() {
-        byte[] damaged = flipBit(PACK, TAIL_START + 7, 7);
+        byte[] damaged = flipBit(PACK, TAIL_START + 7, 7); // 121 -> 2^63 + 121
+        long metadataLength = TAIL_START - METADATA_START;
 
         assertFault(
                 () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, TAIL_START, null);
+                CorruptPackException.class, TAIL_START,
+                "footer size mismatch at offset " + TAIL_START
+                        + ": expected footer_start + 24*entry_count + metadata_length == " + TAIL_START
+                        + ", found 9223372036854775929 + 24*3 + " + metadataLength + " == "
+                        + new BigInteger("9223372036854775929").add(BigInteger.valueOf(72 + metadataLength)));
     }
 
     @Test

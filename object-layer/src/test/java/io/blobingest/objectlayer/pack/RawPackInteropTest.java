@@ -12,6 +12,7 @@ import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -147,6 +148,7 @@ class RawPackInteropTest {
                 damaged("payload bit flip", flipBit(pack, 16 + 13 + 1, 3)),
                 damaged("entry table bit flip", flipBit(pack, footerStart + 9, 0)),
                 damaged("tail footer_start bit flip", flipBit(pack, tailStart, 1)),
+                damaged("tail footer_start high bit flip", flipBit(pack, tailStart + 7, 7)),
                 damaged("tail crc bit flip", flipBit(pack, tailStart + 17, 5)),
                 damaged("tail version bit flip", flipBit(pack, tailStart + 20, 2)),
                 damaged("tail flags bit flip", flipBit(pack, tailStart + 22, 0)),
@@ -197,7 +199,7 @@ class RawPackInteropTest {
             try (in) {
                 return new String(in.readAllBytes(), StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         });
     }

@@ -47,8 +47,4 @@ final class RecordingObject implements ReadableObject {
     List<Read> reads() {
         return List.copyOf(reads);
     }
-
-    void clearReads() {
-        reads.clear();
-    }
 }
