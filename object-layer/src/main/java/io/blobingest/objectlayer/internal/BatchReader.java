@@ -162,10 +162,7 @@ final class BatchReader {
 
         void plan() throws IOException {
             object = storage.open(location);
-            long length = object.length();
-            for (BlobObjectRef ref : refs) {
-                plans.add(planner.plan(ref, object, length));
-            }
+            plans.addAll(planner.plan(refs, location, object));
         }
 
         void readInto(byte[][] results) throws IOException {

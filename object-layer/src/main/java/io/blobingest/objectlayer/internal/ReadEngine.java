@@ -57,7 +57,7 @@ public final class ReadEngine {
 
     public BlobReadPlan plan(BlobObjectRef ref) throws IOException {
         try (ReadableObject object = storage.open(ref.location())) {
-            return planner.plan(ref, object, object.length());
+            return planner.plan(List.of(ref), ref.location(), object).get(0);
         }
     }
 

@@ -7,10 +7,14 @@ import io.blobingest.objectlayer.BlobObjectRef.LegacyPackedRange;
 import io.blobingest.objectlayer.BlobObjectRef.PackEntry;
 import io.blobingest.objectlayer.BlobReadPlan;
 import io.blobingest.objectlayer.DescriptorMismatchException;
+import io.blobingest.objectlayer.PackBackend.PackIndex;
 import io.blobingest.objectlayer.PayloadDecoder;
 import io.blobingest.objectlayer.PhysicalRange;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Turns an object reference into a read plan from metadata alone: a pack's footer for a pack
@@ -25,13 +29,31 @@ final class ReadPlanner {
     }
 
     /**
-     * @param object {@code ref.location()}, open
-     * @param fileLength its length, read once by the caller for every ref in the same object
+     * Plans every ref of one object: reads its length once and, if any ref is a pack entry, its
+     * footer at most once (none on a cache hit).
+     *
+     * @param refs refs whose location is {@code location}
+     * @param object {@code location}, open
      */
-    BlobReadPlan plan(BlobObjectRef ref, ReadableObject object, long fileLength) throws IOException {
-        if (ref instanceof PackEntry entry) {
-            return packs.load(entry.location(), object, fileLength).plan(entry);
+    List<BlobReadPlan> plan(List<BlobObjectRef> refs, URI location, ReadableObject object) throws IOException {
+        long fileLength = object.length();
+        PackIndex pack = null;
+        List<BlobReadPlan> plans = new ArrayList<>(refs.size());
+        for (BlobObjectRef ref : refs) {
+            if (ref instanceof PackEntry entry) {
+                if (pack == null) {
+                    pack = packs.load(location, object, fileLength);
+                }
+                plans.add(pack.plan(entry));
+            } else {
+                plans.add(planFromLength(ref, object, fileLength));
+            }
         }
+        return plans;
+    }
+
+    private static BlobReadPlan planFromLength(BlobObjectRef ref, ReadableObject object, long fileLength)
+            throws DescriptorMismatchException {
         if (ref instanceof LegacyPackedRange range) {
             requireInside(object, "legacy raw Packed range", range.offset(), range.size(), fileLength);
             return identity(ref, range.offset(), range.size());
