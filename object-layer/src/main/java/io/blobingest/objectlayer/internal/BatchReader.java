@@ -64,9 +64,11 @@ final class BatchReader {
         try {
             runEach(batches, ObjectBatch::plan);
             runEach(batches, batch -> batch.readInto(results));
-        } finally {
-            closeAll(batches);
+        } catch (IOException | RuntimeException | Error e) {
+            closeAll(batches, e);
+            throw e;
         }
+        closeAll(batches, null);
         return List.of(results);
     }
 
@@ -99,7 +101,7 @@ final class BatchReader {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted while reading " + batches.size() + " objects");
             } catch (ExecutionException e) {
-                IOException cause = asIOException(e.getCause());
+                IOException cause = unwrap(e);
                 if (failure == null) {
                     failure = cause;
                 } else {
@@ -112,7 +114,9 @@ final class BatchReader {
         }
     }
 
-    private static IOException asIOException(Throwable cause) {
+    /** The task's IOException; an unchecked cause is rethrown as it is. */
+    private static IOException unwrap(ExecutionException e) {
+        Throwable cause = e.getCause();
         if (cause instanceof IOException io) {
             return io;
         }
@@ -125,13 +129,19 @@ final class BatchReader {
         return new IOException(cause);
     }
 
-    private static void closeAll(Collection<ObjectBatch> batches) throws IOException {
+    /**
+     * Closes every opened object. Close failures are added to {@code primary} when the batch
+     * already failed, thrown otherwise.
+     */
+    private static void closeAll(Collection<ObjectBatch> batches, Throwable primary) throws IOException {
         IOException failure = null;
         for (ObjectBatch batch : batches) {
             try {
                 batch.close();
             } catch (IOException e) {
-                if (failure == null) {
+                if (primary != null) {
+                    primary.addSuppressed(e);
+                } else if (failure == null) {
                     failure = e;
                 } else {
                     failure.addSuppressed(e);
