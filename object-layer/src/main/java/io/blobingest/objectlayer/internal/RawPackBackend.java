@@ -15,11 +15,11 @@ import java.util.Set;
  * Raw Pack v1 ({@code pack_type = "raw"}, {@code pack_version = 1}): an entry's physical bytes are
  * its logical bytes, checked against the entry's crc32c when decoded.
  */
-public final class RawPackBackend implements PackBackend {
+final class RawPackBackend implements PackBackend {
 
     private final RawPackReader reader;
 
-    public RawPackBackend(Set<String> supportedFeatures) {
+    RawPackBackend(Set<String> supportedFeatures) {
         this.reader = new RawPackReader(supportedFeatures);
     }
 
