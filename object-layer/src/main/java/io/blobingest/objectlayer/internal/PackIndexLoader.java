@@ -1,0 +1,48 @@
+package io.blobingest.objectlayer.internal;
+
+import io.blobingest.objectlayer.PackBackend;
+import io.blobingest.objectlayer.PackBackend.PackIndex;
+import io.blobingest.objectlayer.pack.UnsupportedPackException;
+import io.blobingest.objectlayer.storage.ReadableObject;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Gives the index of a pack: from the footer cache, or by reading the pack's envelope, refusing
+ * features this reader lacks, and handing the footer to the backend its metadata names.
+ */
+final class PackIndexLoader {
+
+    private final PackBackendRegistry backends;
+    private final Set<String> supportedFeatures;
+    private final FooterCache cache;
+
+    PackIndexLoader(PackBackendRegistry backends, Set<String> supportedFeatures, FooterCache cache) {
+        this.backends = backends;
+        this.supportedFeatures = Set.copyOf(supportedFeatures);
+        this.cache = cache;
+    }
+
+    /** The index of the pack at {@code location}, open as {@code object}, {@code fileLength} bytes long. */
+    PackIndex load(URI location, ReadableObject object, long fileLength) throws IOException {
+        PackIndex cached = cache.get(location, fileLength);
+        if (cached != null) {
+            return cached;
+        }
+        PackEnvelope envelope = PackEnvelope.read(object, fileLength);
+        for (String feature : envelope.requiredFeatures()) {
+            if (!supportedFeatures.contains(feature)) {
+                throw new UnsupportedPackException(
+                        object.location(), envelope.metadataOffset(), "unknown required feature",
+                        "one of " + new TreeSet<>(supportedFeatures), Texts.quote(feature));
+            }
+        }
+        PackBackend backend = backends.lookup(
+                object.location(), envelope.metadataOffset(), envelope.packType(), envelope.packVersion());
+        PackIndex index = backend.readIndex(object.location(), fileLength, envelope.lastBytes());
+        cache.put(location, fileLength, index);
+        return index;
+    }
+}

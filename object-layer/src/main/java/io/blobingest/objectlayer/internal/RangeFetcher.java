@@ -1,0 +1,57 @@
+package io.blobingest.objectlayer.internal;
+
+import io.blobingest.objectlayer.storage.ReadableObject;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Carries out a {@link ReadSchedule} on one object and hands each range its bytes. */
+final class RangeFetcher {
+
+    /** The largest byte array the JVM reliably allocates. */
+    static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
+
+    private RangeFetcher() {}
+
+    /** @return the bytes of every range in {@code schedule.ranges()} */
+    static Map<ByteSpan, byte[]> fetch(ReadableObject object, ReadSchedule schedule) throws IOException {
+        List<ByteSpan> ranges = schedule.ranges();
+        Map<ByteSpan, byte[]> bytes = new HashMap<>();
+        for (ByteSpan range : ranges) {
+            if (range.length() > MAX_ARRAY_LENGTH) {
+                throw new IOException(
+                        object.location() + ": the " + range.length() + " bytes at offset " + range.offset()
+                                + " do not fit in one array (at most " + MAX_ARRAY_LENGTH + " bytes)");
+            }
+            bytes.put(range, new byte[(int) range.length()]);
+        }
+        int first = 0;
+        for (ByteSpan read : schedule.reads()) {
+            while (first < ranges.size() && ranges.get(first).end() <= read.offset()) {
+                first++;
+            }
+            List<ByteSpan> overlapping = new ArrayList<>();
+            for (int i = first; i < ranges.size() && ranges.get(i).offset() < read.end(); i++) {
+                if (ranges.get(i).end() > read.offset()) {
+                    overlapping.add(ranges.get(i));
+                }
+            }
+            ByteSpan only = overlapping.size() == 1 ? overlapping.get(0) : null;
+            if (only != null && only.offset() <= read.offset() && read.end() <= only.end()) {
+                // The read lies inside a single range: straight into its array, no copy.
+                object.readFully(read.offset(), bytes.get(only), (int) (read.offset() - only.offset()), (int) read.length());
+                continue;
+            }
+            byte[] buffer = new byte[(int) read.length()];
+            object.readFully(read.offset(), buffer, 0, buffer.length);
+            for (ByteSpan range : overlapping) {
+                long from = Math.max(range.offset(), read.offset());
+                long to = Math.min(range.end(), read.end());
+                System.arraycopy(buffer, (int) (from - read.offset()), bytes.get(range), (int) (from - range.offset()), (int) (to - from));
+            }
+        }
+        return bytes;
+    }
+}

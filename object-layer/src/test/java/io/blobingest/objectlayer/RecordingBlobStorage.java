@@ -1,0 +1,86 @@
+package io.blobingest.objectlayer;
+
+import io.blobingest.objectlayer.storage.BlobStorage;
+import io.blobingest.objectlayer.storage.ReadableObject;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A storage that logs every open, length and read it passes on, in the order they happen. */
+final class RecordingBlobStorage implements BlobStorage {
+
+    enum Op {
+        OPEN,
+        LENGTH,
+        READ
+    }
+
+    /** One storage access; {@code offset} and {@code length} are set for reads only. */
+    record Access(Op op, URI location, long offset, long length) {
+        long end() {
+            return offset + length;
+        }
+
+        @Override
+        public String toString() {
+            return op == Op.READ ? op + " " + location + " [" + offset + ", +" + length + ")" : op + " " + location;
+        }
+    }
+
+    private final BlobStorage delegate;
+    private final List<Access> log = new ArrayList<>();
+
+    RecordingBlobStorage(BlobStorage delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public ReadableObject open(URI location) throws IOException {
+        record(new Access(Op.OPEN, location, 0, 0));
+        ReadableObject object = delegate.open(location);
+        return new ReadableObject() {
+            @Override
+            public String location() {
+                return object.location();
+            }
+
+            @Override
+            public long length() throws IOException {
+                record(new Access(Op.LENGTH, location, 0, 0));
+                return object.length();
+            }
+
+            @Override
+            public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+                record(new Access(Op.READ, location, position, length));
+                object.readFully(position, buffer, offset, length);
+            }
+
+            @Override
+            public void close() throws IOException {
+                object.close();
+            }
+        };
+    }
+
+    private synchronized void record(Access access) {
+        log.add(access);
+    }
+
+    synchronized List<Access> log() {
+        return List.copyOf(log);
+    }
+
+    synchronized List<Access> reads() {
+        return log.stream().filter(access -> access.op() == Op.READ).toList();
+    }
+
+    synchronized long count(Op op) {
+        return log.stream().filter(access -> access.op() == op).count();
+    }
+
+    synchronized void clear() {
+        log.clear();
+    }
+}
