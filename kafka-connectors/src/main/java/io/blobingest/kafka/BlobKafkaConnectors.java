@@ -96,12 +96,12 @@ public final class BlobKafkaConnectors {
 
     /** Exactly one record per descriptor, visible to {@code read_committed} consumers once its checkpoint completes. */
     public KafkaSink<DescriptorRow> descriptorSink() {
-        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), DESCRIPTOR_SINK_SUFFIX);
+        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), descriptorTransactionalIdPrefix());
     }
 
     /** Exactly one record per refused input record, committed with the same checkpoints. */
     public KafkaSink<DeadLetter> deadLetterSink() {
-        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), DEAD_LETTER_SINK_SUFFIX);
+        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix());
     }
 
     /** The prefix the descriptor sink's transactional ids start with. */
@@ -114,13 +114,13 @@ public final class BlobKafkaConnectors {
         return transactionalIdPrefix + DEAD_LETTER_SINK_SUFFIX;
     }
 
-    private <T> KafkaSink<T> exactlyOnceSink(KafkaRecordSerializationSchema<T> serializer, String suffix) {
+    private <T> KafkaSink<T> exactlyOnceSink(KafkaRecordSerializationSchema<T> serializer, String idPrefix) {
         return KafkaSink.<T>builder()
                 .setBootstrapServers(bootstrapServers)
                 .setKafkaProducerConfig(clientProperties)
                 .setProperty(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Long.toString(transactionTimeout.toMillis()))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                .setTransactionalIdPrefix(transactionalIdPrefix + suffix)
+                .setTransactionalIdPrefix(idPrefix)
                 .setRecordSerializer(serializer)
                 .build();
     }

@@ -88,14 +88,14 @@ public final class DescriptorRecords {
             }
         }
         Fields fields = new Fields(where, descriptorHeaders);
+        int kind = (int) fields.unsignedInt(BlobHeaders.KIND, 0xFF);
+        long position = fields.unsigned(BlobHeaders.POSITION);
+        long size = fields.unsigned(BlobHeaders.SIZE);
+        long blobId = fields.unsignedInt(BlobHeaders.ID, 0xFFFF_FFFFL);
+        String blobUri = fields.text(BlobHeaders.URI);
         BlobDescriptor blob;
         try {
-            blob = new BlobDescriptor(
-                    BlobKind.fromValue((int) fields.unsignedInt(BlobHeaders.KIND, 0xFF)),
-                    fields.unsigned(BlobHeaders.POSITION),
-                    fields.unsigned(BlobHeaders.SIZE),
-                    fields.unsignedInt(BlobHeaders.ID, 0xFFFF_FFFFL),
-                    fields.text(BlobHeaders.URI));
+            blob = new BlobDescriptor(BlobKind.fromValue(kind), position, size, blobId, blobUri);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }

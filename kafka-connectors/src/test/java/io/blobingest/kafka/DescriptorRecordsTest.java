@@ -156,7 +156,8 @@ class DescriptorRecordsTest {
         assertThatThrownBy(() -> DescriptorRecords.parse(damage.apply(record)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("descriptor record descriptors/4/77: ")
-                .hasMessageContaining(problem);
+                .hasMessageContaining(problem)
+                .satisfies(e -> assertThat(e.getMessage().split("descriptor record ", -1)).hasSize(2));
     }
 
     @Test

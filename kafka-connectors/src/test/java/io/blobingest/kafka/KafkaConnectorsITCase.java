@@ -7,8 +7,8 @@ import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
-import io.blobingest.placement.BlobRecordClassifier;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.placement.BlobRecordClassifier;
 import io.blobingest.placement.ClassifiedRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.PlacedBlob;
@@ -21,6 +21,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.zip.CRC32C;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.client.program.ClusterClient;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -174,7 +175,7 @@ class KafkaConnectorsITCase {
                 new BlobRecordClassifier(PlacementPolicy.lanceDefaults(), List.of(ALLOWED), MAX_BLOB_BYTES);
         KafkaSource<BlobRecord> source = connectors.source();
         SingleOutputStreamOperator<DescriptorRow> descriptors = env
-                .fromSource(source, org.apache.flink.api.common.eventtime.WatermarkStrategy.noWatermarks(), "input")
+                .fromSource(source, WatermarkStrategy.noWatermarks(), "input")
                 .setParallelism(1)
                 .process(new InlineAndReferenceOnly(classifier), BlobTypes.DESCRIPTOR_ROW)
                 .setParallelism(1);

@@ -67,9 +67,9 @@ public final class BlobRecordClassifier implements Serializable {
                     + allowedUris.size() + " allowed prefixes (external.allowed-prefixes)");
         }
         long knownSize = external ? range.size() : record.value().length;
-        if ((!external || !range.isWholeObject()) && knownSize > maxBlobBytes) {
-            throw new Rejection(DeadLetterCode.TOO_LARGE,
-                    "blob is " + knownSize + " bytes, the maximum is " + maxBlobBytes + " bytes");
+        if ((!external || !range.isWholeObject()) && Long.compareUnsigned(knownSize, maxBlobBytes) > 0) {
+            throw new Rejection(DeadLetterCode.TOO_LARGE, "blob is " + Long.toUnsignedString(knownSize)
+                    + " bytes, the maximum is " + maxBlobBytes + " bytes");
         }
         List<Attribute> attributes = passedThrough(record);
         if (!external) {
@@ -181,7 +181,7 @@ public final class BlobRecordClassifier implements Serializable {
     /** A record refused with a SPEC code; carries no stack trace, it is an outcome, not a failure. */
     private static final class Rejection extends Exception {
         private static final long serialVersionUID = 1L;
-        private final transient DeadLetterCode code;
+        private final DeadLetterCode code;
 
         Rejection(DeadLetterCode code, String detail) {
             super(detail, null, false, false);

@@ -32,13 +32,4 @@ public enum DeadLetterCode {
     public String wireName() {
         return wireName;
     }
-
-    public static DeadLetterCode fromWireName(String wireName) {
-        for (DeadLetterCode code : values()) {
-            if (code.wireName.equals(wireName)) {
-                return code;
-            }
-        }
-        throw new IllegalArgumentException("unknown dead-letter code '" + wireName + "'");
-    }
 }
