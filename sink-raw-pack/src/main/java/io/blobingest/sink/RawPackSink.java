@@ -18,7 +18,6 @@ import java.util.List;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -88,13 +87,15 @@ public final class RawPackSink
 
     @Override
     public RawPackSinkWriter createWriter(WriterInitContext context) throws IOException {
-        return new RawPackSinkWriter(settings, recoverableWriter(), context, List.of());
+        return restoreWriter(context, List.of());
     }
 
     @Override
-    public StatefulSinkWriter<PlacedBlob, BlobSetWriterState> restoreWriter(
+    public RawPackSinkWriter restoreWriter(
             WriterInitContext context, Collection<BlobSetWriterState> recoveredState) throws IOException {
-        return new RawPackSinkWriter(settings, recoverableWriter(), context, recoveredState);
+        return new RawPackSinkWriter(
+                settings, recoverableWriter(), context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getProcessingTimeService(), context.metricGroup(), recoveredState);
     }
 
     @Override

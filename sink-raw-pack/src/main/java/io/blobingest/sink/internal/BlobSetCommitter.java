@@ -12,7 +12,7 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.groups.SinkCommitterMetricGroup;
+import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +49,7 @@ public final class BlobSetCommitter implements Committer<BlobSetCommittable> {
     private final Counter dedicatedCommitted;
     private final Counter rowsCommitted;
 
-    public BlobSetCommitter(SinkCommitterMetricGroup metrics) {
+    public BlobSetCommitter(MetricGroup metrics) {
         this.blobSetsCommitted = metrics.counter("blobSetsCommitted");
         this.packsCommitted = metrics.counter("packsCommitted");
         this.dedicatedCommitted = metrics.counter("dedicatedSidecarsCommitted");

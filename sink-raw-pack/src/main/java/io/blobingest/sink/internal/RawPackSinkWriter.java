@@ -11,8 +11,8 @@ import java.util.List;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.fs.RecoverableWriter;
+import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,8 +46,17 @@ public final class RawPackSinkWriter
     private OpenBlobSet current;
     private boolean endOfInput;
 
+    /**
+     * @param subtask this writer's subtask index, part of every blob set name
+     * @param time the clock of the roll interval
+     * @param restored blob sets open at the restored checkpoint, empty on a fresh start
+     */
     public RawPackSinkWriter(
-            SinkSettings settings, RecoverableWriter fs, WriterInitContext context,
+            SinkSettings settings,
+            RecoverableWriter fs,
+            int subtask,
+            ProcessingTimeService time,
+            SinkWriterMetricGroup metricGroup,
             Collection<BlobSetWriterState> restored) throws IOException {
         if (settings.rollPolicy() == RollPolicy.SIZE_OR_TIME && !fs.supportsResume()) {
             throw new IOException("roll policy " + RollPolicy.SIZE_OR_TIME + " keeps packs open across checkpoints, "
@@ -55,9 +64,9 @@ public final class RawPackSinkWriter
         }
         this.settings = settings;
         this.fs = fs;
-        this.time = context.getProcessingTimeService();
-        this.names = BlobSetNames.forNewRun(context.getTaskInfo().getIndexOfThisSubtask());
-        this.metrics = new WriterMetrics(context.metricGroup());
+        this.time = time;
+        this.names = BlobSetNames.forNewRun(subtask);
+        this.metrics = new WriterMetrics(metricGroup);
         restore(restored);
     }
 
