@@ -20,7 +20,7 @@ public record PlacedBlob(
         Placement placement,
         byte[] bytes,
         List<Attribute> attributes,
-        BlobDescriptor external) {
+        BlobDescriptor external) implements ClassifiedRecord {
 
     public PlacedBlob {
         Objects.requireNonNull(record, "record");

@@ -1,0 +1,136 @@
+package io.blobingest.kafka;
+
+import io.blobingest.kafka.internal.ClientProperties;
+import io.blobingest.kafka.internal.TransactionTimeouts;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.placement.BlobRecord;
+import io.blobingest.placement.DeadLetter;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.IllegalConfigurationException;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * Builds the job's Kafka source and its two exactly-once sinks from one Flink configuration
+ * ({@link BlobKafkaOptions} plus {@code execution.checkpointing.interval}). Every option is checked
+ * when this is created, at job start-up, so that a bad setting fails before any record is read.
+ */
+public final class BlobKafkaConnectors {
+
+    /** Appended to the transactional id prefix by the descriptor sink. */
+    public static final String DESCRIPTOR_SINK_SUFFIX = "-descriptors";
+    /** Appended to the transactional id prefix by the dead-letter sink. */
+    public static final String DEAD_LETTER_SINK_SUFFIX = "-dead-letters";
+
+    private final String bootstrapServers;
+    private final String inputTopic;
+    private final String descriptorTopic;
+    private final String deadLetterTopic;
+    private final String groupId;
+    private final String transactionalIdPrefix;
+    private final Duration transactionTimeout;
+    private final boolean bounded;
+    private final Properties clientProperties;
+
+    private BlobKafkaConnectors(ReadableConfig config) {
+        bootstrapServers = required(config, BlobKafkaOptions.BOOTSTRAP_SERVERS);
+        inputTopic = required(config, BlobKafkaOptions.INPUT_TOPIC);
+        descriptorTopic = required(config, BlobKafkaOptions.DESCRIPTOR_TOPIC);
+        deadLetterTopic = required(config, BlobKafkaOptions.DEAD_LETTER_TOPIC);
+        groupId = required(config, BlobKafkaOptions.GROUP_ID);
+        transactionalIdPrefix = config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX).orElse(groupId);
+        if (transactionalIdPrefix.isBlank()) {
+            throw new IllegalConfigurationException(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key() + " must not be blank");
+        }
+        if (descriptorTopic.equals(deadLetterTopic) || inputTopic.equals(descriptorTopic)
+                || inputTopic.equals(deadLetterTopic)) {
+            throw new IllegalConfigurationException("the input, descriptor and dead-letter topics must differ, found "
+                    + inputTopic + ", " + descriptorTopic + ", " + deadLetterTopic);
+        }
+        transactionTimeout = config.get(BlobKafkaOptions.TRANSACTION_TIMEOUT);
+        TransactionTimeouts.validate(
+                transactionTimeout,
+                config.get(BlobKafkaOptions.BROKER_TRANSACTION_MAX_TIMEOUT),
+                config.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL),
+                config.get(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE));
+        bounded = config.get(BlobKafkaOptions.BOUNDED);
+        clientProperties = ClientProperties.of(config.get(BlobKafkaOptions.CLIENT_PROPERTIES));
+    }
+
+    /** @throws IllegalConfigurationException naming the first option that is missing or wrong */
+    public static BlobKafkaConnectors fromConfig(ReadableConfig config) {
+        return new BlobKafkaConnectors(config);
+    }
+
+    /**
+     * The input topic, read {@code read_committed} from the group's committed offsets (earliest when
+     * it has none) unless a checkpoint says otherwise; bounded mode stops at the offsets that are the
+     * latest when the job starts.
+     */
+    @SuppressWarnings("deprecation") // the connector's committedOffsets still takes OffsetResetStrategy
+    public KafkaSource<BlobRecord> source() {
+        KafkaSourceBuilder<BlobRecord> builder = KafkaSource.<BlobRecord>builder()
+                .setBootstrapServers(bootstrapServers)
+                .setTopics(inputTopic)
+                .setGroupId(groupId)
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setDeserializer(new BlobRecordDeserializationSchema())
+                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .setProperties(clientProperties);
+        if (bounded) {
+            builder.setBounded(OffsetsInitializer.latest());
+        }
+        return builder.build();
+    }
+
+    /** Exactly one record per descriptor, visible to {@code read_committed} consumers once its checkpoint completes. */
+    public KafkaSink<DescriptorRow> descriptorSink() {
+        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), descriptorTransactionalIdPrefix());
+    }
+
+    /** Exactly one record per refused input record, committed with the same checkpoints. */
+    public KafkaSink<DeadLetter> deadLetterSink() {
+        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix());
+    }
+
+    /** The prefix the descriptor sink's transactional ids start with. */
+    public String descriptorTransactionalIdPrefix() {
+        return transactionalIdPrefix + DESCRIPTOR_SINK_SUFFIX;
+    }
+
+    /** The prefix the dead-letter sink's transactional ids start with. */
+    public String deadLetterTransactionalIdPrefix() {
+        return transactionalIdPrefix + DEAD_LETTER_SINK_SUFFIX;
+    }
+
+    private <T> KafkaSink<T> exactlyOnceSink(KafkaRecordSerializationSchema<T> serializer, String idPrefix) {
+        return KafkaSink.<T>builder()
+                .setBootstrapServers(bootstrapServers)
+                .setKafkaProducerConfig(clientProperties)
+                .setProperty(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Long.toString(transactionTimeout.toMillis()))
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(idPrefix)
+                .setRecordSerializer(serializer)
+                .build();
+    }
+
+    private static String required(ReadableConfig config, ConfigOption<String> option) {
+        String value = config.getOptional(option)
+                .orElseThrow(() -> new IllegalConfigurationException("missing option " + option.key()));
+        if (value.isBlank()) {
+            throw new IllegalConfigurationException("option " + option.key() + " must not be blank");
+        }
+        return value;
+    }
+}

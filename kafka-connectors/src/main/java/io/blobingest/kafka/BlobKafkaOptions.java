@@ -1,0 +1,77 @@
+package io.blobingest.kafka;
+
+import java.time.Duration;
+import java.util.Map;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/** Every Kafka-related option of the job, in the job's Flink configuration. */
+public final class BlobKafkaOptions {
+
+    public static final ConfigOption<String> BOOTSTRAP_SERVERS = ConfigOptions.key("kafka.bootstrap-servers")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Kafka bootstrap servers, host:port[,host:port...], for every topic.");
+
+    public static final ConfigOption<String> INPUT_TOPIC = ConfigOptions.key("kafka.input-topic")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Topic of the blobs to ingest (SPEC section 4).");
+
+    public static final ConfigOption<String> DESCRIPTOR_TOPIC = ConfigOptions.key("kafka.descriptor-topic")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Topic receiving one descriptor record per placed input record.");
+
+    public static final ConfigOption<String> DEAD_LETTER_TOPIC = ConfigOptions.key("kafka.dead-letter-topic")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Topic receiving every refused input record with blob.error headers.");
+
+    public static final ConfigOption<String> GROUP_ID = ConfigOptions.key("kafka.group-id")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Consumer group of the input topic; offsets are committed to it on checkpoints "
+                    + "and a job started without a checkpoint resumes from them (earliest if none).");
+
+    public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX = ConfigOptions.key("kafka.transactional-id-prefix")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Prefix of the sinks' transactional ids, unique per job and stable across its "
+                    + "restarts; each sink appends its own suffix. Defaults to kafka.group-id.");
+
+    public static final ConfigOption<Duration> TRANSACTION_TIMEOUT = ConfigOptions.key("kafka.transaction-timeout")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(10))
+            .withDescription("transaction.timeout.ms of the sinks. Must not exceed "
+                    + "kafka.broker-transaction-max-timeout and must exceed execution.checkpointing.interval + "
+                    + "kafka.transaction-restart-allowance.");
+
+    public static final ConfigOption<Duration> BROKER_TRANSACTION_MAX_TIMEOUT =
+            ConfigOptions.key("kafka.broker-transaction-max-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(15))
+                    .withDescription("The brokers' transaction.max.timeout.ms (Kafka's default: 15 min).");
+
+    public static final ConfigOption<Duration> TRANSACTION_RESTART_ALLOWANCE =
+            ConfigOptions.key("kafka.transaction-restart-allowance")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(5))
+                    .withDescription("Time a transaction must survive beyond one checkpoint interval: the "
+                            + "checkpoint itself, a failure and the restart that commits it.");
+
+    public static final ConfigOption<Boolean> BOUNDED = ConfigOptions.key("kafka.bounded")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("Stop at the input offsets that are the latest when the job starts.");
+
+    public static final ConfigOption<Map<String, String>> CLIENT_PROPERTIES = ConfigOptions.key("kafka.properties")
+            .mapType()
+            .defaultValue(Map.of())
+            .withDescription("Extra Kafka client properties for the consumer and both producers "
+                    + "(security, tuning) in Flink's map syntax, a value with ':' or blanks in single quotes: "
+                    + "security.protocol:SASL_SSL,sasl.jaas.config:'org.apache... required;'. "
+                    + "Settings owned by the options above are refused.");
+
+    private BlobKafkaOptions() {}
+}

@@ -1,0 +1,70 @@
+package io.blobingest.kafka;
+
+import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.BlobKind;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.objectlayer.DescriptorRow.Attribute;
+import io.blobingest.placement.BlobRecord;
+import io.blobingest.placement.DeadLetter;
+import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.placement.PlacedBlob;
+import io.blobingest.placement.Placement;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+
+/**
+ * Flink types of the records that travel between operators. They are declared field by field as
+ * POJO types (Flink serializes Java records as POJOs, with schema evolution), because left to type
+ * extraction the {@code List} fields would fall back to Kryo, which cannot rebuild immutable lists.
+ */
+public final class BlobTypes {
+
+    private static final TypeInformation<?> BYTES = Types.PRIMITIVE_ARRAY(Types.BYTE);
+
+    public static final TypeInformation<Attribute> ATTRIBUTE =
+            Types.POJO(Attribute.class, Map.of("name", Types.STRING, "value", BYTES));
+
+    private static final TypeInformation<List<Attribute>> ATTRIBUTES = Types.LIST(ATTRIBUTE);
+
+    public static final TypeInformation<BlobRecord> BLOB_RECORD = Types.POJO(BlobRecord.class, Map.of(
+            "key", BYTES,
+            "value", BYTES,
+            "headers", ATTRIBUTES,
+            "topic", Types.STRING,
+            "partition", Types.INT,
+            "offset", Types.LONG));
+
+    public static final TypeInformation<BlobDescriptor> BLOB_DESCRIPTOR = Types.POJO(BlobDescriptor.class, Map.of(
+            "kind", Types.ENUM(BlobKind.class),
+            "position", Types.LONG,
+            "size", Types.LONG,
+            "blobId", Types.LONG,
+            "blobUri", Types.STRING));
+
+    public static final TypeInformation<PlacedBlob> PLACED_BLOB = Types.POJO(PlacedBlob.class, Map.of(
+            "record", BLOB_RECORD,
+            "placement", Types.ENUM(Placement.class),
+            "bytes", BYTES,
+            "attributes", ATTRIBUTES,
+            "external", BLOB_DESCRIPTOR));
+
+    public static final TypeInformation<DeadLetter> DEAD_LETTER = Types.POJO(DeadLetter.class, Map.of(
+            "record", BLOB_RECORD,
+            "code", Types.ENUM(DeadLetterCode.class),
+            "detail", Types.STRING));
+
+    public static final TypeInformation<DescriptorRow> DESCRIPTOR_ROW = Types.POJO(DescriptorRow.class, Map.of(
+            "key", BYTES,
+            "sourceTopic", Types.STRING,
+            "sourcePartition", Types.INT,
+            "sourceOffset", Types.LONG,
+            "blob", BLOB_DESCRIPTOR,
+            "blobSet", Types.STRING,
+            "inlineData", BYTES,
+            "crc32c", Types.LONG,
+            "attributes", ATTRIBUTES));
+
+    private BlobTypes() {}
+}

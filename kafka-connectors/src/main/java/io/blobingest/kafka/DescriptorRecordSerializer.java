@@ -1,0 +1,23 @@
+package io.blobingest.kafka;
+
+import io.blobingest.objectlayer.DescriptorRow;
+import java.util.Objects;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/** Writes each descriptor as one record of the descriptor topic, in {@link DescriptorRecords}' format. */
+public final class DescriptorRecordSerializer implements KafkaRecordSerializationSchema<DescriptorRow> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String topic;
+
+    public DescriptorRecordSerializer(String topic) {
+        this.topic = Objects.requireNonNull(topic, "topic");
+    }
+
+    @Override
+    public ProducerRecord<byte[], byte[]> serialize(DescriptorRow row, KafkaSinkContext context, Long timestamp) {
+        return DescriptorRecords.toProducerRecord(topic, row, timestamp);
+    }
+}

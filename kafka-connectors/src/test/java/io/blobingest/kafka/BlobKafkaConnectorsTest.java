@@ -1,0 +1,131 @@
+package io.blobingest.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.IllegalConfigurationException;
+import org.junit.jupiter.api.Test;
+
+class BlobKafkaConnectorsTest {
+
+    private static Configuration validConfig() {
+        Configuration config = new Configuration();
+        config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, "localhost:9092");
+        config.set(BlobKafkaOptions.INPUT_TOPIC, "blobs");
+        config.set(BlobKafkaOptions.DESCRIPTOR_TOPIC, "descriptors");
+        config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, "dead-letters");
+        config.set(BlobKafkaOptions.GROUP_ID, "ingest-job-1");
+        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMinutes(1));
+        return config;
+    }
+
+    @Test
+    void eachSinkGetsItsOwnTransactionalIdPrefixDerivedFromTheGroupByDefault() {
+        BlobKafkaConnectors connectors = BlobKafkaConnectors.fromConfig(validConfig());
+
+        assertThat(connectors.descriptorTransactionalIdPrefix()).isEqualTo("ingest-job-1-descriptors");
+        assertThat(connectors.deadLetterTransactionalIdPrefix()).isEqualTo("ingest-job-1-dead-letters");
+    }
+
+    @Test
+    void anExplicitTransactionalIdPrefixWins() {
+        Configuration config = validConfig();
+        config.set(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX, "job-a");
+
+        BlobKafkaConnectors connectors = BlobKafkaConnectors.fromConfig(config);
+
+        assertThat(connectors.descriptorTransactionalIdPrefix()).isEqualTo("job-a-descriptors");
+        assertThat(connectors.deadLetterTransactionalIdPrefix()).isEqualTo("job-a-dead-letters");
+    }
+
+    @Test
+    void theSourceIsUnboundedUnlessBoundedModeIsOn() {
+        assertThat(BlobKafkaConnectors.fromConfig(validConfig()).source().getBoundedness())
+                .isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
+
+        Configuration config = validConfig();
+        config.set(BlobKafkaOptions.BOUNDED, true);
+        assertThat(BlobKafkaConnectors.fromConfig(config).source().getBoundedness())
+                .isEqualTo(Boundedness.BOUNDED);
+    }
+
+    @Test
+    void buildsBothSinks() {
+        BlobKafkaConnectors connectors = BlobKafkaConnectors.fromConfig(validConfig());
+
+        assertThat(connectors.descriptorSink()).isNotNull();
+        assertThat(connectors.deadLetterSink()).isNotNull();
+    }
+
+    @Test
+    void refusesAMissingOption() {
+        Configuration config = validConfig();
+        config.removeConfig(BlobKafkaOptions.DEAD_LETTER_TOPIC);
+
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessage("missing option kafka.dead-letter-topic");
+    }
+
+    @Test
+    void refusesABlankOption() {
+        Configuration config = validConfig();
+        config.set(BlobKafkaOptions.GROUP_ID, " ");
+
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
+                .hasMessage("option kafka.group-id must not be blank");
+    }
+
+    @Test
+    void refusesSharedTopics() {
+        Configuration config = validConfig();
+        config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, "descriptors");
+
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
+                .hasMessage("the input, descriptor and dead-letter topics must differ, found blobs, descriptors, descriptors");
+    }
+
+    @Test
+    void validatesTheTransactionTimeoutAtStartUp() {
+        Configuration config = validConfig();
+        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMinutes(7));
+
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageStartingWith("kafka.transaction-timeout (10 min) must exceed execution.checkpointing.interval (7 min)");
+    }
+
+    @Test
+    void refusesWithoutCheckpointing() {
+        Configuration config = validConfig();
+        config.removeConfig(CheckpointingOptions.CHECKPOINTING_INTERVAL);
+
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
+                .hasMessageContaining("checkpointing is off");
+    }
+
+    @Test
+    void refusesClientPropertiesThatADedicatedOptionOwns() {
+        Configuration config = validConfig();
+        config.set(BlobKafkaOptions.CLIENT_PROPERTIES, Map.of("transaction.timeout.ms", "60000"));
+
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessage("kafka.properties must not set 'transaction.timeout.ms': it is set by kafka.transaction-timeout");
+    }
+
+    @Test
+    void acceptsOtherClientPropertiesInFlinksMapSyntax() {
+        Configuration config = validConfig();
+        config.setString("kafka.properties", "security.protocol:PLAINTEXT,sasl.jaas.config:'a b=c; d:e'");
+
+        assertThat(config.get(BlobKafkaOptions.CLIENT_PROPERTIES))
+                .containsEntry("sasl.jaas.config", "a b=c; d:e");
+        assertThat(BlobKafkaConnectors.fromConfig(config).source()).isNotNull();
+    }
+}

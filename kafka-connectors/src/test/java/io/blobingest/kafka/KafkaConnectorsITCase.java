@@ -1,0 +1,257 @@
+package io.blobingest.kafka;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.objectlayer.DescriptorRow.Attribute;
+import io.blobingest.placement.BlobRecord;
+import io.blobingest.placement.BlobRecordClassifier;
+import io.blobingest.placement.ClassifiedRecord;
+import io.blobingest.placement.DeadLetter;
+import io.blobingest.placement.PlacedBlob;
+import io.blobingest.placement.PlacementPolicy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.zip.CRC32C;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.client.program.ClusterClient;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.core.execution.CheckpointType;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.test.junit5.InjectClusterClient;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A small job on a MiniCluster and a real broker: input topic -> classify -> descriptor and
+ * dead-letter topics through the exactly-once sinks.
+ */
+class KafkaConnectorsITCase {
+
+    @RegisterExtension
+    @Order(1)
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+    @RegisterExtension
+    @Order(2)
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
+
+    private static final Duration VISIBLE_WITHIN = Duration.ofSeconds(60);
+    private static final String ALLOWED = "s3://bucket/allowed/";
+    private static final long MAX_BLOB_BYTES = 1024;
+    private static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters", BlobTypes.DEAD_LETTER);
+
+    @Test
+    void outputsBecomeVisibleToReadCommittedConsumersOnlyWhenACheckpointCompletes(
+            @InjectClusterClient ClusterClient<?> client) throws Exception {
+        Topics topics = Topics.create("visibility");
+        List<ProducerRecord<byte[], byte[]>> placed = List.of(
+                input(topics.input, "inline", new byte[] {1, 2, 3}, "camera", "front", "trace", "1", "trace", "2"),
+                input(topics.input, "empty", new byte[0]),
+                input(topics.input, "reference", null, "blob.uri", ALLOWED + "x", "blob.mode", "reference",
+                        "blob.position", "5", "blob.size", "10", "camera", "rear"));
+        List<ProducerRecord<byte[], byte[]>> refused = List.of(
+                input(topics.input, "null-value", null, "camera", "side"),
+                input(topics.input, "bad-range", null, "blob.uri", ALLOWED + "x", "blob.size", "1"),
+                input(topics.input, "bad-uri", new byte[] {4}, "blob.uri", "relative/x", "blob.mode", "reference"),
+                input(topics.input, "uri-not-allowed", null, "blob.uri", "s3://other/x", "blob.mode", "reference"),
+                input(topics.input, "too-large", new byte[(int) MAX_BLOB_BYTES + 1]),
+                input(topics.input, "external-ingest-unsupported", null, "blob.uri", ALLOWED + "y"));
+        List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>(placed);
+        inputs.addAll(refused);
+        KAFKA.send(inputs);
+
+        Configuration config = jobConfig(topics, Duration.ofMinutes(5));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        env.getCheckpointConfig().setMinPauseBetweenCheckpoints(Duration.ofMinutes(5).toMillis());
+        buildJob(env, config);
+        JobID job = env.executeAsync("kafka-connectors-visibility").getJobID();
+        try {
+            KAFKA.awaitRecords(topics.descriptors, IsolationLevel.READ_UNCOMMITTED, placed.size(), VISIBLE_WITHIN);
+            KAFKA.awaitRecords(topics.deadLetters, IsolationLevel.READ_UNCOMMITTED, refused.size(), VISIBLE_WITHIN);
+
+            assertThat(KAFKA.drainCommitted(topics.descriptors)).isEmpty();
+            assertThat(KAFKA.drainCommitted(topics.deadLetters)).isEmpty();
+
+            client.triggerCheckpoint(job, CheckpointType.FULL).get();
+
+            KAFKA.awaitRecords(topics.descriptors, IsolationLevel.READ_COMMITTED, placed.size(), VISIBLE_WITHIN);
+            KAFKA.awaitRecords(topics.deadLetters, IsolationLevel.READ_COMMITTED, refused.size(), VISIBLE_WITHIN);
+        } finally {
+            client.cancel(job).get();
+        }
+
+        Map<Long, DescriptorRow> descriptors = KAFKA.drainCommitted(topics.descriptors).stream()
+                .map(DescriptorRecords::parse)
+                .collect(Collectors.toMap(DescriptorRow::sourceOffset, Function.identity()));
+        assertThat(descriptors).hasSize(placed.size());
+        assertThat(descriptors.get(0L)).usingRecursiveComparison().isEqualTo(new DescriptorRow(
+                key("inline"), topics.input, 0, 0, BlobDescriptor.inline(3), null, new byte[] {1, 2, 3},
+                crc32c(new byte[] {1, 2, 3}), attributes("camera", "front", "trace", "1", "trace", "2")));
+        assertThat(descriptors.get(1L)).usingRecursiveComparison().isEqualTo(new DescriptorRow(
+                key("empty"), topics.input, 0, 1, BlobDescriptor.inline(0), null, new byte[0], crc32c(new byte[0]),
+                List.of()));
+        assertThat(descriptors.get(2L)).usingRecursiveComparison().isEqualTo(new DescriptorRow(
+                key("reference"), topics.input, 0, 2, BlobDescriptor.external(ALLOWED + "x", 5, 10), null, null, null,
+                attributes("camera", "rear")));
+
+        List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.drainCommitted(topics.deadLetters);
+        assertThat(deadLetters).hasSize(refused.size());
+        for (ConsumerRecord<byte[], byte[]> deadLetter : deadLetters) {
+            String code = new String(deadLetter.key(), UTF_8);
+            ProducerRecord<byte[], byte[]> original = refused.stream()
+                    .filter(r -> new String(r.key(), UTF_8).equals(code)).findFirst().orElseThrow();
+            List<Header> expectedHeaders = new ArrayList<>(List.of(original.headers().toArray()));
+            assertThat(deadLetter.value()).isEqualTo(original.value());
+            assertThat(headerNamesAndValues(deadLetter.headers()).subList(0, expectedHeaders.size()))
+                    .containsExactlyElementsOf(headerNamesAndValues(expectedHeaders));
+            assertThat(deadLetter.headers().lastHeader("blob.error").value()).asString(UTF_8).isEqualTo(code);
+            assertThat(deadLetter.headers().lastHeader("blob.error.detail").value()).isNotEmpty();
+        }
+    }
+
+    @Test
+    void boundedModeReadsTheInputUpToItsEndAtStartAndFinishes() throws Exception {
+        Topics topics = Topics.create("bounded");
+        KAFKA.send(List.of(
+                input(topics.input, "a", new byte[] {1}),
+                input(topics.input, "b", null)));
+
+        Configuration config = jobConfig(topics, Duration.ofMillis(200));
+        config.set(BlobKafkaOptions.BOUNDED, true);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        buildJob(env, config);
+        env.execute("kafka-connectors-bounded");
+
+        assertThat(KAFKA.drainCommitted(topics.descriptors)).hasSize(1);
+        assertThat(KAFKA.drainCommitted(topics.deadLetters)).hasSize(1);
+    }
+
+    private static Configuration jobConfig(Topics topics, Duration checkpointInterval) {
+        Configuration config = new Configuration();
+        config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
+        config.set(BlobKafkaOptions.INPUT_TOPIC, topics.input);
+        config.set(BlobKafkaOptions.DESCRIPTOR_TOPIC, topics.descriptors);
+        config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, topics.deadLetters);
+        config.set(BlobKafkaOptions.GROUP_ID, topics.input + "-job");
+        config.set(BlobKafkaOptions.TRANSACTION_TIMEOUT, Duration.ofMinutes(14));
+        config.set(BlobKafkaOptions.BROKER_TRANSACTION_MAX_TIMEOUT, KafkaBrokerExtension.BROKER_TRANSACTION_MAX_TIMEOUT);
+        config.set(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE, Duration.ofMinutes(1));
+        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
+        config.set(PipelineOptions.GENERIC_TYPES, false);
+        return config;
+    }
+
+    private static void buildJob(StreamExecutionEnvironment env, Configuration config) {
+        BlobKafkaConnectors connectors = BlobKafkaConnectors.fromConfig(config);
+        BlobRecordClassifier classifier =
+                new BlobRecordClassifier(PlacementPolicy.lanceDefaults(), List.of(ALLOWED), MAX_BLOB_BYTES);
+        KafkaSource<BlobRecord> source = connectors.source();
+        SingleOutputStreamOperator<DescriptorRow> descriptors = env
+                .fromSource(source, WatermarkStrategy.noWatermarks(), "input")
+                .setParallelism(1)
+                .process(new InlineAndReferenceOnly(classifier), BlobTypes.DESCRIPTOR_ROW)
+                .setParallelism(1);
+        descriptors.sinkTo(connectors.descriptorSink()).setParallelism(1);
+        descriptors.getSideOutput(DEAD_LETTERS).sinkTo(connectors.deadLetterSink()).setParallelism(1);
+    }
+
+    /** Classifies and describes Inline and External blobs; packing needs storage, not tested here. */
+    private static final class InlineAndReferenceOnly extends ProcessFunction<BlobRecord, DescriptorRow> {
+        private static final long serialVersionUID = 1L;
+        private final BlobRecordClassifier classifier;
+
+        InlineAndReferenceOnly(BlobRecordClassifier classifier) {
+            this.classifier = classifier;
+        }
+
+        @Override
+        public void processElement(BlobRecord record, Context context, Collector<DescriptorRow> out) {
+            ClassifiedRecord classified = classifier.classify(record);
+            if (classified instanceof DeadLetter deadLetter) {
+                context.output(DEAD_LETTERS, deadLetter);
+                return;
+            }
+            PlacedBlob placed = (PlacedBlob) classified;
+            switch (placed.placement()) {
+                case INLINE -> out.collect(new DescriptorRow(record.key(), record.topic(), record.partition(),
+                        record.offset(), BlobDescriptor.inline(placed.bytes().length), null, placed.bytes(),
+                        crc32c(placed.bytes()), placed.attributes()));
+                case EXTERNAL -> out.collect(new DescriptorRow(record.key(), record.topic(), record.partition(),
+                        record.offset(), placed.external(), null, null, null, placed.attributes()));
+                default -> throw new IllegalStateException("the test job cannot place " + placed.placement()
+                        + " blobs, found one at " + record.source());
+            }
+        }
+    }
+
+    private record Topics(String input, String descriptors, String deadLetters) {
+        static Topics create(String name) throws Exception {
+            Topics topics = new Topics(name + "-input", name + "-descriptors", name + "-dead-letters");
+            KAFKA.createTopic(topics.input, 1);
+            KAFKA.createTopic(topics.descriptors, 1);
+            KAFKA.createTopic(topics.deadLetters, 1);
+            return topics;
+        }
+    }
+
+    /** An input record on partition 0 keyed by {@code key}, with header name/value pairs. */
+    private static ProducerRecord<byte[], byte[]> input(String topic, String key, byte[] value, String... headerPairs) {
+        List<Header> headers = new ArrayList<>();
+        for (int i = 0; i < headerPairs.length; i += 2) {
+            headers.add(new RecordHeader(headerPairs[i], headerPairs[i + 1].getBytes(UTF_8)));
+        }
+        return new ProducerRecord<>(topic, 0, key(key), value, headers);
+    }
+
+    private static List<Attribute> attributes(String... pairs) {
+        List<Attribute> attributes = new ArrayList<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            attributes.add(new Attribute(pairs[i], pairs[i + 1].getBytes(UTF_8)));
+        }
+        return attributes;
+    }
+
+    private static List<String> headerNamesAndValues(Iterable<Header> headers) {
+        List<String> strings = new ArrayList<>();
+        headers.forEach(h -> strings.add(h.key() + "=" + new String(h.value(), UTF_8)));
+        return strings;
+    }
+
+    private static byte[] key(String key) {
+        return key.getBytes(UTF_8);
+    }
+
+    private static long crc32c(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return crc.getValue();
+    }
+}

@@ -1,0 +1,191 @@
+package io.blobingest.kafka.testing;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A real Kafka broker in the test JVM: one combined KRaft node, started once per test class.
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+ * }</pre>
+ *
+ * <p>Transactions work with one node (the transaction state log has replication factor 1 and
+ * min ISR 1). Modules using this from the test-jar also need {@code
+ * org.apache.kafka:kafka-test-common-runtime} as a test dependency.
+ */
+public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCallback {
+
+    /** Kafka's default {@code transaction.max.timeout.ms}, which this broker keeps. */
+    public static final Duration BROKER_TRANSACTION_MAX_TIMEOUT = Duration.ofMinutes(15);
+
+    private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(30);
+
+    private KafkaClusterTestKit cluster;
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        TestKitNodes nodes = new TestKitNodes.Builder()
+                .setCombined(true)
+                .setNumBrokerNodes(1)
+                .setNumControllerNodes(1)
+                .build();
+        cluster = new KafkaClusterTestKit.Builder(nodes)
+                .setConfigProp("offsets.topic.replication.factor", "1")
+                .setConfigProp("offsets.topic.num.partitions", "1")
+                .setConfigProp("transaction.state.log.replication.factor", "1")
+                .setConfigProp("transaction.state.log.min.isr", "1")
+                .setConfigProp("transaction.state.log.num.partitions", "1")
+                .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                .setConfigProp("auto.create.topics.enable", "false")
+                .build();
+        cluster.format();
+        cluster.startup();
+        cluster.waitForReadyBrokers();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        if (cluster != null) {
+            cluster.close();
+            cluster = null;
+        }
+    }
+
+    public String bootstrapServers() {
+        return cluster().bootstrapServers();
+    }
+
+    /** Creates a topic with replication factor 1 and waits until it exists. */
+    public void createTopic(String name, int partitions) throws ExecutionException, InterruptedException {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
+        }
+    }
+
+    /** Sends records without a transaction and waits until each is acknowledged. */
+    public void send(List<ProducerRecord<byte[], byte[]>> records) throws ExecutionException, InterruptedException {
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+            List<Future<?>> acks = new ArrayList<>();
+            for (ProducerRecord<byte[], byte[]> record : records) {
+                acks.add(producer.send(record));
+            }
+            for (Future<?> ack : acks) {
+                ack.get();
+            }
+        }
+    }
+
+    /**
+     * Every committed record of {@code topic} up to its last stable offset right now, as a
+     * {@code read_committed} consumer sees it. Records of open transactions and everything after
+     * them are not returned.
+     */
+    public List<ConsumerRecord<byte[], byte[]>> drainCommitted(String topic) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(IsolationLevel.READ_COMMITTED)) {
+            List<TopicPartition> partitions = assignAll(consumer, topic);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, CLIENT_TIMEOUT);
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            long deadline = System.nanoTime() + CLIENT_TIMEOUT.toNanos();
+            while (!reached(consumer, ends)) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("could not read " + topic + " up to its last stable offsets " + ends
+                            + " within " + CLIENT_TIMEOUT);
+                }
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            return records;
+        }
+    }
+
+    /**
+     * Polls {@code topic} from the beginning until at least {@code count} records are visible with
+     * the given isolation level: {@code READ_UNCOMMITTED} also sees records of open transactions.
+     *
+     * @throws AssertionError if they are not visible within {@code timeout}
+     */
+    public List<ConsumerRecord<byte[], byte[]>> awaitRecords(
+            String topic, IsolationLevel isolationLevel, int count, Duration timeout) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(isolationLevel)) {
+            assignAll(consumer, topic);
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (records.size() < count) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("expected " + count + " records in " + topic + " (" + isolationLevel
+                            + ") within " + timeout + ", found " + records.size());
+                }
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            return records;
+        }
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer(IsolationLevel isolationLevel) {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel.toString());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private static List<TopicPartition> assignAll(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        List<TopicPartition> partitions = consumer.partitionsFor(topic, CLIENT_TIMEOUT).stream()
+                .map(info -> new TopicPartition(topic, info.partition()))
+                .collect(Collectors.toList());
+        if (partitions.isEmpty()) {
+            throw new AssertionError("topic " + topic + " does not exist");
+        }
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        return partitions;
+    }
+
+    private static boolean reached(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> ends) {
+        Collection<TopicPartition> partitions = ends.keySet();
+        for (TopicPartition partition : partitions) {
+            if (consumer.position(partition, CLIENT_TIMEOUT) < ends.get(partition)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private KafkaClusterTestKit cluster() {
+        if (cluster == null) {
+            throw new IllegalStateException("the broker runs only inside a test class that registers this extension"
+                    + " with @RegisterExtension on a static field");
+        }
+        return cluster;
+    }
+}

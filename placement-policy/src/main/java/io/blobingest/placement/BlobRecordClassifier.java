@@ -1,0 +1,191 @@
+package io.blobingest.placement;
+
+import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.DescriptorRow.Attribute;
+import io.blobingest.placement.internal.ExternalUris;
+import io.blobingest.placement.internal.UriPrefixAllowList;
+import java.io.Serializable;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Turns an input record into a {@link PlacedBlob} or a {@link DeadLetter}, applying SPEC section 4's
+ * checks in the SPEC's order, so that a record with several faults gets the first code:
+ * {@code null-value}, {@code bad-range}, {@code bad-uri}, {@code uri-not-allowed}, {@code too-large},
+ * then placement.
+ *
+ * <p>Choices where SPEC is silent (docs/kafka-contracts.md): a range without {@code blob.uri} is
+ * {@code bad-range}; {@code blob.mode=reference} without {@code blob.uri} is {@code bad-uri}; when a
+ * {@code blob.*} header repeats, the last one counts (Kafka's {@code lastHeader}); {@code too-large}
+ * applies whenever the size is known before fetching (the value's length, or an explicit external
+ * range), in either mode. External records in {@code ingest} mode are not fetched yet: they are
+ * dead-lettered as {@code external-ingest-unsupported}.
+ */
+public final class BlobRecordClassifier implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final PlacementPolicy placementPolicy;
+    private final UriPrefixAllowList allowedUris;
+    private final long maxBlobBytes;
+
+    /**
+     * @param allowedUriPrefixes {@code external.allowed-prefixes}; empty refuses every external blob
+     * @param maxBlobBytes larger blobs are dead-lettered as {@code too-large}
+     */
+    public BlobRecordClassifier(PlacementPolicy placementPolicy, List<String> allowedUriPrefixes, long maxBlobBytes) {
+        if (maxBlobBytes < 0) {
+            throw new IllegalArgumentException("maximum blob size must be >= 0 bytes, found " + maxBlobBytes);
+        }
+        this.placementPolicy = Objects.requireNonNull(placementPolicy, "placementPolicy");
+        this.allowedUris = new UriPrefixAllowList(allowedUriPrefixes);
+        this.maxBlobBytes = maxBlobBytes;
+    }
+
+    public ClassifiedRecord classify(BlobRecord record) {
+        try {
+            return place(record);
+        } catch (Rejection rejection) {
+            return new DeadLetter(record, rejection.code, rejection.getMessage());
+        }
+    }
+
+    private PlacedBlob place(BlobRecord record) throws Rejection {
+        Attribute uriHeader = lastHeader(record, BlobHeaders.URI);
+        boolean external = uriHeader != null;
+        if (record.value() == null && !external) {
+            throw new Rejection(DeadLetterCode.NULL_VALUE, "value is null and there is no " + BlobHeaders.URI + " header");
+        }
+        ByteRange range = range(record, external);
+        boolean reference = referenceMode(record, external);
+        String uri = external ? normalizedUri(uriHeader.value()) : null;
+        if (external && !allowedUris.allows(uri)) {
+            throw new Rejection(DeadLetterCode.URI_NOT_ALLOWED, BlobHeaders.URI + " matches none of the "
+                    + allowedUris.size() + " allowed prefixes (external.allowed-prefixes)");
+        }
+        long knownSize = external ? range.size() : record.value().length;
+        if ((!external || !range.isWholeObject()) && Long.compareUnsigned(knownSize, maxBlobBytes) > 0) {
+            throw new Rejection(DeadLetterCode.TOO_LARGE, "blob is " + Long.toUnsignedString(knownSize)
+                    + " bytes, the maximum is " + maxBlobBytes + " bytes");
+        }
+        List<Attribute> attributes = passedThrough(record);
+        if (!external) {
+            return new PlacedBlob(record, placementPolicy.place(knownSize), record.value(), attributes, null);
+        }
+        if (!reference) {
+            throw new Rejection(DeadLetterCode.EXTERNAL_INGEST_UNSUPPORTED, "fetching external blobs ("
+                    + BlobHeaders.MODE + "=" + BlobHeaders.MODE_INGEST + ", the default) is not supported yet; send "
+                    + BlobHeaders.MODE + "=" + BlobHeaders.MODE_REFERENCE + " to keep a reference");
+        }
+        return new PlacedBlob(record, Placement.EXTERNAL, null, attributes,
+                BlobDescriptor.external(uri, range.position(), range.size()));
+    }
+
+    private static ByteRange range(BlobRecord record, boolean external) throws Rejection {
+        Attribute position = lastHeader(record, BlobHeaders.POSITION);
+        Attribute size = lastHeader(record, BlobHeaders.SIZE);
+        if (position == null && size == null) {
+            return ByteRange.WHOLE_OBJECT;
+        }
+        if (position == null || size == null) {
+            throw new Rejection(DeadLetterCode.BAD_RANGE, "only " + (position == null ? BlobHeaders.SIZE : BlobHeaders.POSITION)
+                    + " is given: send both " + BlobHeaders.POSITION + " and " + BlobHeaders.SIZE + " or neither");
+        }
+        long start = unsignedDecimal(position);
+        long length = unsignedDecimal(size);
+        if (Long.compareUnsigned(start, -1L - length) > 0) {
+            throw new Rejection(DeadLetterCode.BAD_RANGE, BlobHeaders.POSITION + " " + Long.toUnsignedString(start)
+                    + " + " + BlobHeaders.SIZE + " " + Long.toUnsignedString(length) + " overflows u64");
+        }
+        if (!external) {
+            throw new Rejection(DeadLetterCode.BAD_RANGE, BlobHeaders.POSITION + " and " + BlobHeaders.SIZE
+                    + " select bytes of an external object, but there is no " + BlobHeaders.URI + " header");
+        }
+        return new ByteRange(start, length);
+    }
+
+    private static long unsignedDecimal(Attribute header) throws Rejection {
+        try {
+            return BlobHeaders.parseUnsignedDecimal(header.value());
+        } catch (NumberFormatException e) {
+            throw new Rejection(DeadLetterCode.BAD_RANGE, header.name() + ": " + e.getMessage());
+        }
+    }
+
+    private static boolean referenceMode(BlobRecord record, boolean external) throws Rejection {
+        Attribute mode = lastHeader(record, BlobHeaders.MODE);
+        if (mode == null || matches(mode, BlobHeaders.MODE_INGEST)) {
+            return false;
+        }
+        if (!matches(mode, BlobHeaders.MODE_REFERENCE)) {
+            throw new Rejection(DeadLetterCode.BAD_URI, BlobHeaders.MODE + " must be " + BlobHeaders.MODE_INGEST + " or "
+                    + BlobHeaders.MODE_REFERENCE + ", found " + BlobHeaders.printable(mode.value()));
+        }
+        if (!external) {
+            throw new Rejection(DeadLetterCode.BAD_URI, BlobHeaders.MODE + "=" + BlobHeaders.MODE_REFERENCE
+                    + " needs a " + BlobHeaders.URI + " header to reference");
+        }
+        return true;
+    }
+
+    private static boolean matches(Attribute header, String text) {
+        return header.value() != null && text.equals(new String(header.value(), StandardCharsets.UTF_8));
+    }
+
+    private static String normalizedUri(byte[] value) throws Rejection {
+        if (value == null) {
+            throw new Rejection(DeadLetterCode.BAD_URI, BlobHeaders.URI + " header has no value");
+        }
+        try {
+            return ExternalUris.normalize(BlobHeaders.decodeUtf8(value));
+        } catch (CharacterCodingException e) {
+            throw new Rejection(DeadLetterCode.BAD_URI, BlobHeaders.URI + " is not valid UTF-8");
+        } catch (IllegalArgumentException e) {
+            throw new Rejection(DeadLetterCode.BAD_URI, e.getMessage());
+        }
+    }
+
+    private static List<Attribute> passedThrough(BlobRecord record) {
+        List<Attribute> attributes = new ArrayList<>(record.headers().size());
+        for (Attribute header : record.headers()) {
+            if (!BlobHeaders.RESERVED.contains(header.name())) {
+                attributes.add(header);
+            }
+        }
+        return attributes;
+    }
+
+    /** Unlike {@link BlobRecord#lastHeader}, tells an absent header from one without a value. */
+    private static Attribute lastHeader(BlobRecord record, String name) {
+        List<Attribute> headers = record.headers();
+        for (int i = headers.size() - 1; i >= 0; i--) {
+            if (headers.get(i).name().equals(name)) {
+                return headers.get(i);
+            }
+        }
+        return null;
+    }
+
+    /** A byte range of an external object; (0, 0) is the whole object. */
+    private record ByteRange(long position, long size) {
+        static final ByteRange WHOLE_OBJECT = new ByteRange(0, 0);
+
+        boolean isWholeObject() {
+            return position == 0 && size == 0;
+        }
+    }
+
+    /** A record refused with a SPEC code; carries no stack trace, it is an outcome, not a failure. */
+    private static final class Rejection extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final DeadLetterCode code;
+
+        Rejection(DeadLetterCode code, String detail) {
+            super(detail, null, false, false);
+            this.code = code;
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.blobingest.placement;
+
+/**
+ * Why an input record went to the dead-letter topic (SPEC section 4). The SPEC's codes keep their
+ * meaning forever; new ones may be added.
+ */
+public enum DeadLetterCode {
+    /** The value is null and there is no {@code blob.uri}. */
+    NULL_VALUE("null-value"),
+    /** A malformed byte range, or (ingest mode) a range beyond the object's end. */
+    BAD_RANGE("bad-range"),
+    /** {@code blob.uri} is unusable or {@code blob.mode} is unknown. */
+    BAD_URI("bad-uri"),
+    /** {@code blob.uri} matches no allowed prefix. */
+    URI_NOT_ALLOWED("uri-not-allowed"),
+    /** The blob exceeds the configured maximum size. */
+    TOO_LARGE("too-large"),
+    /** Ingest mode: the external object does not exist. */
+    NOT_FOUND("not-found"),
+    /** Ingest mode: any other fetch error, after retries. */
+    FETCH_FAILED("fetch-failed"),
+    /** Ingest mode is not implemented yet: only {@code blob.mode=reference} is accepted. */
+    EXTERNAL_INGEST_UNSUPPORTED("external-ingest-unsupported");
+
+    private final String wireName;
+
+    DeadLetterCode(String wireName) {
+        this.wireName = wireName;
+    }
+
+    /** The value of the {@code blob.error} header. */
+    public String wireName() {
+        return wireName;
+    }
+}
