@@ -8,6 +8,7 @@ import io.blobingest.sink.internal.BlobSetCommitter;
 import io.blobingest.sink.internal.BlobSetWriterState;
 import io.blobingest.sink.internal.BlobSetWriterStateSerializer;
 import io.blobingest.sink.internal.CommittedDescriptorEmitter;
+import io.blobingest.sink.internal.DescriptorDrainOperator;
 import io.blobingest.sink.internal.DescriptorRowTypeInfo;
 import io.blobingest.sink.internal.RawPackSinkWriter;
 import io.blobingest.sink.internal.SinkSettings;
@@ -26,6 +27,7 @@ import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
@@ -69,7 +71,8 @@ public final class RawPackSink
         implements Sink<PlacedBlob>,
                 SupportsWriterState<PlacedBlob, BlobSetWriterState>,
                 SupportsCommitter<BlobSetCommittable>,
-                SupportsPostCommitTopology<BlobSetCommittable> {
+                SupportsPostCommitTopology<BlobSetCommittable>,
+                SupportsPreWriteTopology<PlacedBlob> {
 
     private static final long serialVersionUID = 1L;
 
@@ -113,6 +116,19 @@ public final class RawPackSink
     @Override
     public SimpleVersionedSerializer<BlobSetCommittable> getCommittableSerializer() {
         return new BlobSetCommittableSerializer(recoverableWriterUnchecked().getCommitRecoverableSerializer());
+    }
+
+    /**
+     * With a descriptor sink and checkpointing, the end of input is held back until the last blob
+     * set's descriptors are delivered ({@link DescriptorDrainOperator}).
+     */
+    @Override
+    public DataStream<PlacedBlob> addPreWriteTopology(DataStream<PlacedBlob> input) {
+        if (descriptorSink == null || !input.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled()) {
+            return input;
+        }
+        return input.transform("Drain descriptors at end of input", input.getType(), new DescriptorDrainOperator.Factory<>())
+                .uid("descriptor-drain");
     }
 
     @Override

@@ -45,6 +45,9 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
     /** Kafka's default {@code transaction.max.timeout.ms}, which this broker keeps. */
     public static final Duration BROKER_TRANSACTION_MAX_TIMEOUT = Duration.ofMinutes(15);
 
+    /** Largest record the broker and {@link #send} accept: room for 20 MiB video segments. */
+    public static final int MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+
     private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(30);
 
     private KafkaClusterTestKit cluster;
@@ -64,6 +67,8 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
                 .setConfigProp("transaction.state.log.num.partitions", "1")
                 .setConfigProp("group.initial.rebalance.delay.ms", "0")
                 .setConfigProp("auto.create.topics.enable", "false")
+                .setConfigProp("message.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
+                .setConfigProp("replica.fetch.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
                 .build();
         cluster.format();
         cluster.startup();
@@ -94,6 +99,8 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(MAX_MESSAGE_BYTES));
+        config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(4L * MAX_MESSAGE_BYTES));
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
             List<Future<?>> acks = new ArrayList<>();

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
+import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
@@ -107,6 +108,18 @@ public final class RawPackSinkWriter
     @Override
     public void flush(boolean endOfInput) {
         this.endOfInput |= endOfInput;
+    }
+
+    /**
+     * {@code MAX_WATERMARK} announces the end of input before {@link #flush(boolean)} does (see
+     * {@link DescriptorDrainOperator}): the open blob set is sealed at the next checkpoint, so its
+     * descriptors can still be delivered.
+     */
+    @Override
+    public void writeWatermark(Watermark watermark) {
+        if (watermark.getTimestamp() == Long.MAX_VALUE) {
+            endOfInput = true;
+        }
     }
 
     @Override

@@ -1,0 +1,136 @@
+package io.blobingest.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.blobingest.kafka.DescriptorRecords;
+import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import io.blobingest.objectlayer.BlobKind;
+import io.blobingest.objectlayer.BlobRequest;
+import io.blobingest.objectlayer.BlobFeatures;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.objectlayer.ObjectLayer;
+import io.blobingest.objectlayer.storage.LocalBlobStorage;
+import io.blobingest.sink.manifest.DescriptorManifestReader;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.apache.kafka.common.header.Header;
+
+/** What a pipeline run left behind, and the checks every pipeline test makes of it. */
+final class PipelineOutput {
+
+    final List<DescriptorRow> descriptors;
+    final List<DescriptorRow> manifestRows;
+    final Path base;
+
+    private PipelineOutput(List<DescriptorRow> descriptors, List<DescriptorRow> manifestRows, Path base) {
+        this.descriptors = descriptors;
+        this.manifestRows = manifestRows;
+        this.base = base;
+    }
+
+    static PipelineOutput read(KafkaBrokerExtension kafka, String descriptorTopic, Path base) throws IOException {
+        List<DescriptorRow> descriptors = kafka.drainCommitted(descriptorTopic).stream()
+                .map(DescriptorRecords::parse)
+                .collect(Collectors.toList());
+        List<DescriptorRow> manifestRows = new ArrayList<>();
+        Path manifests = base.resolve("_descriptors");
+        if (Files.isDirectory(manifests)) {
+            try (Stream<Path> files = Files.list(manifests)) {
+                for (Path manifest : files.filter(p -> p.getFileName().toString().endsWith(".arrow")).sorted().toList()) {
+                    try (DescriptorManifestReader reader = DescriptorManifestReader.open(new org.apache.flink.core.fs.Path(manifest.toUri()))) {
+                        manifestRows.addAll(reader.readAll());
+                    }
+                }
+            }
+        }
+        return new PipelineOutput(descriptors, manifestRows, base);
+    }
+
+    /**
+     * Every input of {@code workload} whose index is in {@code placed} has exactly one descriptor
+     * and exactly one manifest row, and nothing else does; each resolves byte-exact through the
+     * Object Layer with the input's crc32c, and carries the input's key and headers.
+     */
+    void assertExactlyOnceAndByteExact(TestWorkload workload, Set<Integer> placed) throws IOException {
+        assertExactlyOnce(descriptors, placed, "descriptor topic");
+        assertExactlyOnce(manifestRows, placed, "manifests");
+        Map<Integer, DescriptorRow> byIndex = new HashMap<>();
+        for (DescriptorRow row : descriptors) {
+            byIndex.put(TestWorkload.indexOf(row.attributes()), row);
+        }
+        try (ObjectLayer objectLayer = ObjectLayer.builder(new LocalBlobStorage()).build()) {
+            List<Integer> indexes = new ArrayList<>(byIndex.keySet());
+            // Batches keep the heap bounded: the workload holds 20 MiB blobs.
+            for (int from = 0; from < indexes.size(); from += 200) {
+                List<Integer> batch = indexes.subList(from, Math.min(indexes.size(), from + 200));
+                List<BlobRequest> requests = batch.stream()
+                        .map(i -> BlobRequest.forRow(byIndex.get(i), base.toUri(), BlobFeatures.ALL))
+                        .toList();
+                List<byte[]> blobs = objectLayer.readAll(requests);
+                for (int k = 0; k < batch.size(); k++) {
+                    int index = batch.get(k);
+                    DescriptorRow row = byIndex.get(index);
+                    byte[] expected = workload.bytes(index);
+                    assertThat(blobs.get(k)).as("bytes of input %d (%s)", index, row.blob()).isEqualTo(expected);
+                    assertThat(row.crc32c()).as("crc32c of input %d", index).isEqualTo(crc32c(expected));
+                    assertThat(row.key()).as("key of input %d", index).isEqualTo(workload.key(index));
+                    assertThat(row.attributes()).as("headers of input %d", index)
+                            .usingElementComparator((a, b) -> a.name().equals(b.name())
+                                    && java.util.Arrays.equals(a.value(), b.value()) ? 0 : 1)
+                            .containsExactlyElementsOf(attributes(workload.headers(index)));
+                    assertThat(row.blob().kind()).as("kind of input %d", index).isEqualTo(expectedKind(expected.length));
+                }
+            }
+        }
+    }
+
+    private static void assertExactlyOnce(List<DescriptorRow> rows, Set<Integer> placed, String where) {
+        Map<Integer, Long> counts = rows.stream()
+                .collect(Collectors.groupingBy(r -> TestWorkload.indexOf(r.attributes()), Collectors.counting()));
+        Set<Integer> duplicated = new HashSet<>();
+        counts.forEach((index, count) -> {
+            if (count > 1) {
+                duplicated.add(index);
+            }
+        });
+        assertThat(duplicated).as("inputs seen more than once in the " + where).isEmpty();
+        Set<Integer> missing = new java.util.TreeSet<>(placed);
+        missing.removeAll(counts.keySet());
+        Set<Integer> unexpected = new java.util.TreeSet<>(counts.keySet());
+        unexpected.removeAll(placed);
+        assertThat(missing).as("inputs missing from the %s (%d of %d)", where, missing.size(), placed.size()).isEmpty();
+        assertThat(unexpected).as("inputs in the %s that should not be there", where).isEmpty();
+    }
+
+    static BlobKind expectedKind(long size) {
+        if (size <= 64 * 1024) {
+            return BlobKind.INLINE;
+        }
+        return size > 4 * 1024 * 1024 ? BlobKind.DEDICATED : BlobKind.PACKED;
+    }
+
+    private static List<DescriptorRow.Attribute> attributes(List<Header> headers) {
+        return headers.stream().map(h -> new DescriptorRow.Attribute(h.key(), h.value())).toList();
+    }
+
+    private static long crc32c(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return crc.getValue();
+    }
+
+    static URI uri(Path path) {
+        return path.toUri();
+    }
+}

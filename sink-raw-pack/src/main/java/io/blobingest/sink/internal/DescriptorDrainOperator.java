@@ -1,0 +1,106 @@
+package io.blobingest.sink.internal;
+
+import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.StreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
+
+/**
+ * Holds back the end of input in front of the sink writer until the last blob set's descriptors
+ * have been delivered: two checkpoints completed after the input ended, the first committing the
+ * last blob set (whose descriptors the committer then emits to the descriptor sink), the second
+ * committing the descriptor sink's transaction.
+ *
+ * <p>Why: Flink 2.2 emits the committables of a job's <em>final</em> checkpoint to a post-commit
+ * topology after that topology's input has ended (FLINK-38614), when a transactional descriptor
+ * sink can no longer commit them. Without this operator a bounded run (or stop with {@code
+ * --drain}) would commit its last blob set but never deliver its descriptors. With it, the final
+ * checkpoint finds the writer empty.
+ *
+ * <p>Assumes the writer, committer, descriptor emitter and descriptor sink are chained in one task
+ * (they are: same parallelism, forward edges), so that the descriptors emitted on the first
+ * checkpoint's completion are in the descriptor sink before the second checkpoint's barrier.
+ * Forwards {@code MAX_WATERMARK} like any watermark; the writer takes it as the end of input and
+ * closes its blob set at the next checkpoint whatever the roll policy.
+ */
+public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
+        implements OneInputStreamOperator<T, T>, BoundedOneInput {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Checkpoints that must complete after the end of input before it is passed on. */
+    static final int CHECKPOINTS_TO_DRAIN = 2;
+
+    private final transient MailboxExecutor mailbox;
+
+    private boolean inputEnded;
+    private long awaitedCheckpoint = -1;
+    private int drainedCheckpoints;
+
+    private DescriptorDrainOperator(StreamOperatorParameters<T> parameters, MailboxExecutor mailbox) {
+        super(parameters);
+        this.mailbox = mailbox;
+    }
+
+    @Override
+    public void processElement(StreamRecord<T> element) {
+        output.collect(element);
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        inputEnded = true;
+        while (drainedCheckpoints < CHECKPOINTS_TO_DRAIN) {
+            mailbox.yield();
+        }
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        if (inputEnded && awaitedCheckpoint < 0) {
+            awaitedCheckpoint = context.getCheckpointId();
+        }
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        // A later checkpoint completing subsumes an earlier one that was aborted.
+        if (awaitedCheckpoint >= 0 && checkpointId >= awaitedCheckpoint) {
+            drainedCheckpoints++;
+            awaitedCheckpoint = -1;
+        }
+    }
+
+    /** Creates the operator with the task's mailbox, which {@link #endInput} keeps serving. */
+    public static final class Factory<T> extends AbstractStreamOperatorFactory<T>
+            implements OneInputStreamOperatorFactory<T, T> {
+
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <O extends StreamOperator<T>> O createStreamOperator(StreamOperatorParameters<T> parameters) {
+            // The lowest priority: endInput must keep serving the task's checkpoint triggers and
+            // notifications, not only mails of operators further down the chain.
+            MailboxExecutor mailbox = parameters.getContainingTask()
+                    .getMailboxExecutorFactory()
+                    .createExecutor(TaskMailbox.MIN_PRIORITY);
+            return (O) new DescriptorDrainOperator<>(parameters, mailbox);
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public Class<? extends StreamOperator<?>> getStreamOperatorClass(ClassLoader classLoader) {
+            return (Class) DescriptorDrainOperator.class;
+        }
+    }
+}
