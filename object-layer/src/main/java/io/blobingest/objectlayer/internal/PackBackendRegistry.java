@@ -2,6 +2,7 @@ package io.blobingest.objectlayer.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blobingest.objectlayer.PackBackend;
+import io.blobingest.objectlayer.pack.PackTexts;
 import io.blobingest.objectlayer.pack.UnsupportedPackException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +49,6 @@ final class PackBackendRegistry {
         throw new UnsupportedPackException(
                 file, metadataOffset, typeKnown ? "unknown pack_version" : "unknown pack_type",
                 "one of " + backends.keySet().stream().map(Key::toString).sorted().toList(),
-                Texts.quote(packType) + " v" + packVersion);
+                PackTexts.quote(packType) + " v" + packVersion);
     }
 }

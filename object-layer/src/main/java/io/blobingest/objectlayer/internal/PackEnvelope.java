@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.blobingest.objectlayer.pack.CorruptPackException;
 import io.blobingest.objectlayer.pack.RawPackFormat;
+import io.blobingest.objectlayer.pack.PackTexts;
 import io.blobingest.objectlayer.pack.UnsupportedPackException;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.IOException;
@@ -69,7 +70,7 @@ final class PackEnvelope {
         if (!Arrays.equals(magic, MAGIC)) {
             throw new CorruptPackException(
                     file, tailStart + RawPackFormat.TAIL_MAGIC_OFFSET, "bad tail magic",
-                    Texts.quote(MAGIC), Texts.quote(magic));
+                    PackTexts.quote(MAGIC), PackTexts.quote(magic));
         }
         int version = Short.toUnsignedInt(tail.getShort(RawPackFormat.TAIL_VERSION_OFFSET));
         if (version != RawPackFormat.VERSION_1) {

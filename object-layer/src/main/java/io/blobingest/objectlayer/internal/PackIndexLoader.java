@@ -2,6 +2,7 @@ package io.blobingest.objectlayer.internal;
 
 import io.blobingest.objectlayer.PackBackend;
 import io.blobingest.objectlayer.PackBackend.PackIndex;
+import io.blobingest.objectlayer.pack.PackTexts;
 import io.blobingest.objectlayer.pack.UnsupportedPackException;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.IOException;
@@ -36,7 +37,7 @@ final class PackIndexLoader {
             if (!supportedFeatures.contains(feature)) {
                 throw new UnsupportedPackException(
                         object.location(), envelope.metadataOffset(), "unknown required feature",
-                        "one of " + new TreeSet<>(supportedFeatures), Texts.quote(feature));
+                        "one of " + new TreeSet<>(supportedFeatures), PackTexts.quote(feature));
             }
         }
         PackBackend backend = backends.lookup(

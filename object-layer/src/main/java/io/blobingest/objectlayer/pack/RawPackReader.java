@@ -1,5 +1,7 @@
 package io.blobingest.objectlayer.pack;
 
+import static io.blobingest.objectlayer.pack.PackTexts.describe;
+import static io.blobingest.objectlayer.pack.PackTexts.quote;
 import static io.blobingest.objectlayer.pack.RawPackFormat.ENTRY_LENGTH;
 import static io.blobingest.objectlayer.pack.RawPackFormat.FOOTER_READ_AHEAD;
 import static io.blobingest.objectlayer.pack.RawPackFormat.HEADER_LENGTH;
@@ -373,25 +375,5 @@ public final class RawPackReader {
         return supportedFeatures.isEmpty()
                 ? "a feature this reader supports (it supports none)"
                 : "one of the features this reader supports " + new TreeSet<>(supportedFeatures);
-    }
-
-    private static String quote(byte[] bytes) {
-        StringBuilder text = new StringBuilder("\"");
-        for (byte b : bytes) {
-            if (b >= 0x20 && b < 0x7f) {
-                text.append((char) b);
-            } else {
-                text.append(String.format("\\x%02x", b & 0xff));
-            }
-        }
-        return text.append('"').toString();
-    }
-
-    private static String quote(String text) {
-        return quote(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String describe(Object value) {
-        return value instanceof String s ? quote(s) : String.valueOf(value);
     }
 }
