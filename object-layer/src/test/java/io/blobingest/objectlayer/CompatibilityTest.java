@@ -113,7 +113,7 @@ class CompatibilityTest {
         assertThatThrownBy(() -> legacyOnly.plan(ref))
                 .isInstanceOf(UnsupportedPackException.class)
                 .hasMessageStartingWith(fixtures.sidecarPath(PACKED_SET, 1) + ": unknown required feature at offset ")
-                .hasMessageEndingWith("expected one of [], found \"blob_object_pack\"");
+                .hasMessageEndingWith("expected a feature this reader supports (it supports none), found \"blob_object_pack\"");
     }
 
     @Test

@@ -92,7 +92,8 @@ class PackBackendTest {
 
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(UnsupportedPackException.class)
-                .hasMessageEndingWith("unknown required feature at offset 44: expected one of [blob_object_pack], found \"blob_zstd\"");
+                .hasMessageEndingWith("unknown required feature at offset 44:"
+                        + " expected one of the features this reader supports [blob_object_pack], found \"blob_zstd\"");
     }
 
     @Test
@@ -113,7 +114,7 @@ class PackBackendTest {
 
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(CorruptPackException.class)
-                .hasMessageContaining("bad tail magic at offset 192: expected \"BLOBPACK\"");
+                .hasMessageContaining("bad tail magic (a truncated or unfinished pack ends without it) at offset 192: expected \"BLOBPACK\"");
     }
 
     @Test
