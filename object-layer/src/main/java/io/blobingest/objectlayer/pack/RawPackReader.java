@@ -116,8 +116,9 @@ public final class RawPackReader {
             lengths[i] = length;
             crcs[i] = table.getInt(at + RawPackFormat.ENTRY_CRC_OFFSET);
         }
-        checkPayloadBytes(file, metadataStart, metadata, lengths);
-        return new RawPackFooter(file, fileLength, footerStart, offsets, lengths, crcs, metadata, requiredFeatures);
+        EntryTable entries = new EntryTable(offsets, lengths, crcs);
+        checkPayloadBytes(file, metadataStart, metadata, entries.payloadBytes());
+        return new RawPackFooter(file, fileLength, footerStart, entries, metadata, requiredFeatures);
     }
 
     /** Checks the 16-byte header at the start of {@code firstBytes}. */
@@ -199,17 +200,10 @@ public final class RawPackReader {
         }
     }
 
-    private static void checkPayloadBytes(String file, long metadataStart, Map<String, Object> metadata, long[] lengths)
+    private static void checkPayloadBytes(String file, long metadataStart, Map<String, Object> metadata, long sum)
             throws CorruptPackException {
         Object declared = metadata.get(RawPackFormat.META_PAYLOAD_BYTES);
-        if (declared == null) {
-            return;
-        }
-        long sum = 0;
-        for (long length : lengths) {
-            sum += length;
-        }
-        if (!isInteger(declared, sum)) {
+        if (declared != null && !isInteger(declared, sum)) {
             throw new CorruptPackException(
                     file, metadataStart, "metadata payload_bytes disagrees with the entry table",
                     sum + " (the sum of entry lengths)", describe(declared));
