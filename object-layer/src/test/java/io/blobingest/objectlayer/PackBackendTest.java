@@ -7,39 +7,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.blobingest.objectlayer.pack.CorruptPackException;
 import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.UnsupportedPackException;
-import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The footer's pack_type and pack_version pick the backend; unknown ones and damaged envelopes are refused. */
-class PackBackendTest {
+class PackBackendTest extends ObjectLayerTestBase {
 
     private static final String SET = "plug";
-
-    @TempDir
-    Path root;
-
-    private BlobFixtures fixtures;
-    private ObjectLayer layer;
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new BlobFixtures(root);
-        layer = ObjectLayer.builder(new LocalBlobStorage()).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        layer.close();
-    }
 
     private BlobObjectRef entryRef(int index, long size) {
         return new BlobObjectRef.PackEntry(fixtures.sidecar(SET, 1), RawPackFormat.entryReference(index), size);
@@ -57,7 +35,7 @@ class PackBackendTest {
         fixtures.write(SET, 1, PackContainerBytes.build(
                 List.of(reversed(first), reversed(second)), PackContainerBytes.metadata("reversed", 1, "[]")));
 
-        try (ObjectLayer extended = ObjectLayer.builder(new LocalBlobStorage()).packBackend(new ReversedPackBackend()).build()) {
+        try (ObjectLayer extended = ObjectLayer.builder(storage).packBackend(new ReversedPackBackend()).build()) {
             assertThat(readEntry(extended, 1, 70)).isEqualTo(second);
             List<byte[]> blobs = extended.readAll(List.of(
                     BlobRequest.of(BlobDescriptor.packed(RawPackFormat.entryReference(0), 40, 1), fixtures.objectPackSet(SET))));
@@ -128,7 +106,7 @@ class PackBackendTest {
 
     @Test
     void twoBackendsForTheSameTypeAndVersionAreRefused() {
-        ObjectLayer.Builder builder = ObjectLayer.builder(new LocalBlobStorage()).packBackend(new ReversedPackBackend())
+        ObjectLayer.Builder builder = ObjectLayer.builder(storage).packBackend(new ReversedPackBackend())
                 .packBackend(new ReversedPackBackend());
 
         assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class).hasMessage("two pack backends for reversed v1");
