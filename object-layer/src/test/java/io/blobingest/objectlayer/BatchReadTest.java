@@ -249,18 +249,7 @@ class BatchReadTest extends ObjectLayerTestBase {
 
         @Override
         public ReadableObject open(URI location) throws IOException {
-            ReadableObject object = delegate.open(location);
-            return new ReadableObject() {
-                @Override
-                public String location() {
-                    return object.location();
-                }
-
-                @Override
-                public long length() throws IOException {
-                    return object.length();
-                }
-
+            return new ForwardingReadableObject(delegate.open(location)) {
                 @Override
                 public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
                     maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
@@ -270,18 +259,13 @@ class BatchReadTest extends ObjectLayerTestBase {
                         if (!together.await(30, TimeUnit.SECONDS)) {
                             throw new IOException("reads never overlapped: objects are read one at a time");
                         }
-                        object.readFully(position, buffer, offset, length);
+                        super.readFully(position, buffer, offset, length);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         throw new InterruptedIOException();
                     } finally {
                         inFlight.decrementAndGet();
                     }
-                }
-
-                @Override
-                public void close() throws IOException {
-                    object.close();
                 }
             };
         }
