@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.objectlayer.pack.CorruptPackException;
+import io.blobingest.objectlayer.pack.HandBuiltPack;
 import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.UnsupportedPackException;
 import java.io.IOException;
@@ -32,8 +33,7 @@ class PackBackendTest extends ObjectLayerTestBase {
     void aRegisteredBackendReadsItsPackTypeWithoutChangesToTheCore() throws IOException {
         byte[] first = randomBytes(40, 1);
         byte[] second = randomBytes(70, 2);
-        fixtures.write(SET, 1, PackContainerBytes.build(
-                List.of(reversed(first), reversed(second)), PackContainerBytes.metadata("reversed", 1, "[]")));
+        fixtures.write(SET, 1, pack("reversed", 1, "[]", reversed(first), reversed(second)));
 
         try (ObjectLayer extended = ObjectLayer.builder(storage).packBackend(new ReversedPackBackend()).build()) {
             assertThat(readEntry(extended, 1, 70)).isEqualTo(second);
@@ -45,7 +45,7 @@ class PackBackendTest extends ObjectLayerTestBase {
 
     @Test
     void anUnknownPackTypeIsRefusedNamingFileAndOffset() throws IOException {
-        fixtures.write(SET, 1, PackContainerBytes.build(List.of(new byte[4]), PackContainerBytes.metadata("reversed", 1, "[]")));
+        fixtures.write(SET, 1, pack("reversed", 1, "[]", new byte[4]));
 
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(UnsupportedPackException.class)
@@ -55,8 +55,7 @@ class PackBackendTest extends ObjectLayerTestBase {
 
     @Test
     void anUnknownVersionOfAKnownPackTypeIsRefused() throws IOException {
-        fixtures.write(SET, 1, PackContainerBytes.build(
-                List.of(new byte[4]), PackContainerBytes.metadata("raw", 2, "[\"blob_object_pack\"]")));
+        fixtures.write(SET, 1, pack("raw", 2, "[\"blob_object_pack\"]", new byte[4]));
 
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(UnsupportedPackException.class)
@@ -65,8 +64,7 @@ class PackBackendTest extends ObjectLayerTestBase {
 
     @Test
     void aPackRequiringAnUnknownFeatureIsRefused() throws IOException {
-        fixtures.write(SET, 1, PackContainerBytes.build(
-                List.of(new byte[4]), PackContainerBytes.metadata("raw", 1, "[\"blob_object_pack\",\"blob_zstd\"]")));
+        fixtures.write(SET, 1, pack("raw", 1, "[\"blob_object_pack\",\"blob_zstd\"]", new byte[4]));
 
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(UnsupportedPackException.class)
@@ -76,7 +74,7 @@ class PackBackendTest extends ObjectLayerTestBase {
 
     @Test
     void aDamagedFooterReportsItsCrcMismatchBeforeAnyTypeIsTrusted() throws IOException {
-        byte[] pack = PackContainerBytes.build(List.of(new byte[4]), PackContainerBytes.metadata("raw", 1, "[\"blob_object_pack\"]"));
+        byte[] pack = pack("raw", 1, "[\"blob_object_pack\"]", new byte[4]);
         int typeAt = indexOf(pack, "raw".getBytes());
         pack[typeAt] = 'z';
         fixtures.write(SET, 1, pack);
@@ -110,6 +108,16 @@ class PackBackendTest extends ObjectLayerTestBase {
                 .packBackend(new ReversedPackBackend());
 
         assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class).hasMessage("two pack backends for reversed v1");
+    }
+
+    /** A pack container of any type and version holding {@code storedEntries}, each with its crc32c. */
+    private static byte[] pack(String packType, int packVersion, String requiredFeaturesJson, byte[]... storedEntries) {
+        HandBuiltPack pack = new HandBuiltPack().metadata("{\"pack_type\":\"" + packType + "\",\"pack_version\":"
+                + packVersion + ",\"required_features\":" + requiredFeaturesJson + ",\"blob_set\":\"s\",\"blob_id\":1}");
+        for (byte[] entry : storedEntries) {
+            pack.entry(entry);
+        }
+        return pack.build();
     }
 
     private static byte[] reversed(byte[] bytes) {
