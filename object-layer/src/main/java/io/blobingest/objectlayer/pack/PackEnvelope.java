@@ -62,25 +62,23 @@ public final class PackEnvelope {
     private static final long MAX_FOOTER_LENGTH = Integer.MAX_VALUE - 8 - TAIL_LENGTH;
 
     private final String file;
-    private final long fileLength;
     private final long footerStart;
     private final int entryCount;
     private final Map<String, Object> metadata;
-    /** The pack's last bytes, from {@link #lastBytesStart} to the end of the file. */
+    /** The pack's last bytes, reaching back at least to the footer, which starts at {@link #footerAt}. */
     private final byte[] lastBytes;
-    private final long lastBytesStart;
+    private final int footerAt;
 
     private PackEnvelope(
-            String file, long fileLength, long footerStart, int entryCount, Map<String, Object> metadata,
-            byte[] lastBytes) {
+            String file, long footerStart, int entryCount, Map<String, Object> metadata, byte[] lastBytes,
+            int footerAt) {
         this.file = file;
-        this.fileLength = fileLength;
         this.footerStart = footerStart;
         this.entryCount = entryCount;
         // Not Map.copyOf: JSON null is a legal value of a key a reader does not know.
         this.metadata = Collections.unmodifiableMap(metadata);
         this.lastBytes = lastBytes;
-        this.lastBytesStart = fileLength - lastBytes.length;
+        this.footerAt = footerAt;
     }
 
     /** Reads and checks the envelope of the {@code fileLength}-byte pack in {@code object}. */
@@ -165,7 +163,7 @@ public final class PackEnvelope {
         int entryTableLength = (int) (ENTRY_LENGTH * entryCount);
         Map<String, Object> metadata = parseMetadata(
                 file, footerStart + entryTableLength, bytes, footerAt + entryTableLength, (int) metadataLength);
-        return new PackEnvelope(file, fileLength, footerStart, (int) entryCount, metadata, bytes);
+        return new PackEnvelope(file, footerStart, (int) entryCount, metadata, bytes, footerAt);
     }
 
     /** The last {@code min(file_len, 64 KiB)} bytes, the first of at most two reads of an envelope. */
@@ -276,10 +274,6 @@ public final class PackEnvelope {
         return file;
     }
 
-    public long fileLength() {
-        return fileLength;
-    }
-
     /** Where the footer (the entry table) begins; the payload region ends here. */
     public long footerStart() {
         return footerStart;
@@ -297,7 +291,7 @@ public final class PackEnvelope {
 
     /** The entry table's bytes, read-only and little-endian, position 0; row {@code i} at {@code 24 * i}. */
     public ByteBuffer entryTable() {
-        return ByteBuffer.wrap(lastBytes, (int) (footerStart - lastBytesStart), ENTRY_LENGTH * entryCount)
+        return ByteBuffer.wrap(lastBytes, footerAt, ENTRY_LENGTH * entryCount)
                 .slice()
                 .asReadOnlyBuffer()
                 .order(ByteOrder.LITTLE_ENDIAN);
