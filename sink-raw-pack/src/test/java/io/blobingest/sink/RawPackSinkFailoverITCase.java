@@ -1,6 +1,7 @@
 package io.blobingest.sink;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Stream;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -39,6 +41,15 @@ class RawPackSinkFailoverITCase {
             throws Exception {
         SinkJob job = new SinkJob(base, policy, BLOBS, failure);
         job.run();
+        job.assertEveryBlobExactlyOnceAndByteExact();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(RollPolicy.class)
+    void everyBlobExactlyOnceAcrossStopWithSavepointAndResume(
+            RollPolicy policy, @TempDir Path base, @TempDir Path savepoints) throws Exception {
+        SinkJob job = new SinkJob(base, policy, 800, null, Duration.ofSeconds(8));
+        job.runStoppedWithSavepointThenResumed(savepoints);
         job.assertEveryBlobExactlyOnceAndByteExact();
     }
 }

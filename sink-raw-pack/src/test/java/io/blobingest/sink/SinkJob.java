@@ -27,9 +27,11 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -57,12 +59,19 @@ final class SinkJob {
     private final RollPolicy policy;
     private final int blobs;
     private final Failures.Point failure;
+    private final double blobsPerSecond;
 
+    /** A run whose input arrives over about three seconds. */
     SinkJob(Path base, RollPolicy policy, int blobs, Failures.Point failure) {
+        this(base, policy, blobs, failure, Duration.ofSeconds(3));
+    }
+
+    SinkJob(Path base, RollPolicy policy, int blobs, Failures.Point failure, Duration inputDuration) {
         this.base = base;
         this.policy = policy;
         this.blobs = blobs;
         this.failure = failure;
+        this.blobsPerSecond = blobs * 1000.0 / inputDuration.toMillis();
         COMPLETED_CHECKPOINTS.put(runId, new AtomicLong());
         FILTERS_OPENED.put(runId, new AtomicLong());
         if (failure != null) {
@@ -72,13 +81,44 @@ final class SinkJob {
 
     /** Runs until every blob is committed downstream, then cancels. */
     void run() throws Exception {
-        StreamExecutionEnvironment env = environment();
+        runToCompletion(unboundedJob(new Configuration()));
+    }
+
+    /**
+     * Stops the job with a savepoint once a tenth of the blobs are committed downstream, as an
+     * operator would before an upgrade, then resumes a new job from that savepoint and runs it
+     * until every blob is committed downstream. Give it an input duration well above the few
+     * checkpoints a stop takes, so that input is left for the resumed job.
+     */
+    void runStoppedWithSavepointThenResumed(Path savepoints) throws Exception {
+        JobClient first = unboundedJob(new Configuration());
+        String savepoint;
+        try {
+            awaitWhileRunning(first, "a tenth of the blobs committed downstream",
+                    () -> TransactionalRowSink.committedRowCount(runId), blobs / 10);
+        } catch (AssertionError | Exception e) {
+            first.cancel().get();
+            throw e;
+        }
+        savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL).get();
+        awaitTerminal(first);
+        assertThat(TransactionalRowSink.committedRowCount(runId)).as("rows committed before the stop").isLessThan(blobs);
+
+        Configuration resume = new Configuration();
+        resume.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        runToCompletion(unboundedJob(resume));
+    }
+
+    private JobClient unboundedJob(Configuration config) throws Exception {
+        StreamExecutionEnvironment env = environment(config);
         DataStream<Long> keepAlive = env.fromSource(
                 new DataGeneratorSource<>(i -> -1L, Long.MAX_VALUE, RateLimiterStrategy.perSecond(4), Types.LONG),
-                WatermarkStrategy.noWatermarks(), "keep-alive");
+                WatermarkStrategy.noWatermarks(), "keep-alive").uid("keep-alive");
         build(indexes(env).union(keepAlive));
+        return env.executeAsync("raw-pack-sink " + policy + " " + failure);
+    }
 
-        JobClient job = env.executeAsync("raw-pack-sink " + policy + " " + failure);
+    private void runToCompletion(JobClient job) throws Exception {
         try {
             awaitWhileRunning(job, "every blob committed downstream",
                     () -> TransactionalRowSink.committedRowCount(runId), blobs);
@@ -87,19 +127,18 @@ final class SinkJob {
                     () -> COMPLETED_CHECKPOINTS.get(runId).get(), checkpoints + 4);
         } finally {
             job.cancel().get();
-            awaitCancelled(job);
+            awaitTerminal(job);
         }
     }
 
     /** Runs with bounded input until the job finishes by itself, through its final checkpoint. */
     void runToEndOfInput() throws Exception {
-        StreamExecutionEnvironment env = environment();
+        StreamExecutionEnvironment env = environment(new Configuration());
         build(indexes(env));
         env.execute("raw-pack-sink bounded " + policy);
     }
 
-    private StreamExecutionEnvironment environment() {
-        Configuration config = new Configuration();
+    private StreamExecutionEnvironment environment(Configuration config) {
         config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
         config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
@@ -111,14 +150,15 @@ final class SinkJob {
 
     private DataStream<Long> indexes(StreamExecutionEnvironment env) {
         return env.fromSource(
-                new DataGeneratorSource<>(i -> i, blobs, RateLimiterStrategy.perSecond(blobs / 3.0), Types.LONG),
-                WatermarkStrategy.noWatermarks(), "blob indexes");
+                new DataGeneratorSource<>(i -> i, blobs, RateLimiterStrategy.perSecond(blobsPerSecond), Types.LONG),
+                WatermarkStrategy.noWatermarks(), "blob indexes").uid("blob-indexes");
     }
 
     private void build(DataStream<Long> indexes) {
         DataStream<PlacedBlob> placed = indexes
-                .filter(new RealBlobs(runId))
-                .map(new ToPlacedBlob(runId, failure == Failures.Point.MID_PACK_WRITE ? blobs / 6 : Long.MAX_VALUE));
+                .filter(new RealBlobs(runId)).uid("real-blobs")
+                .map(new ToPlacedBlob(runId, failure == Failures.Point.MID_PACK_WRITE ? blobs / 6 : Long.MAX_VALUE))
+                .uid("to-placed-blob");
 
         RawPackSink rawPackSink = RawPackSink.builder()
                 .setBasePath(base.toUri().toString())
@@ -220,7 +260,7 @@ final class SinkJob {
         }
     }
 
-    private static void awaitCancelled(JobClient job) throws Exception {
+    private static void awaitTerminal(JobClient job) throws Exception {
         while (!job.getJobStatus().get().isGloballyTerminalState()) {
             Thread.sleep(20);
         }
