@@ -2,6 +2,7 @@ package io.blobingest.sink;
 
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.sink.internal.BlobSetCommittable;
+import io.blobingest.sink.internal.BlobSetCommitter;
 import io.blobingest.sink.internal.BlobSetWriterState;
 import java.io.IOException;
 import java.util.Collection;
@@ -61,7 +62,7 @@ final class FailOnceCommitSink
 
     @Override
     public Committer<BlobSetCommittable> createCommitter(CommitterInitContext context) {
-        Committer<BlobSetCommittable> committer = sink.createCommitter(context);
+        BlobSetCommitter committer = sink.createCommitter(context);
         return new Committer<>() {
             @Override
             public void commit(Collection<CommitRequest<BlobSetCommittable>> requests)
@@ -75,7 +76,7 @@ final class FailOnceCommitSink
             }
 
             @Override
-            public void close() throws Exception {
+            public void close() {
                 committer.close();
             }
         };

@@ -1,7 +1,6 @@
 package io.blobingest.sink;
 
 import io.blobingest.objectlayer.DescriptorRow;
-import io.blobingest.sink.internal.DescriptorRowSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,6 +9,9 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
@@ -116,6 +118,8 @@ public final class TransactionalRowSink
 
     @Override
     public SimpleVersionedSerializer<Transaction> getCommittableSerializer() {
+        TypeSerializer<DescriptorRow> rowSerializer =
+                TypeInformation.of(DescriptorRow.class).createSerializer(new SerializerConfigImpl());
         return new SimpleVersionedSerializer<>() {
             @Override
             public int getVersion() {
@@ -128,7 +132,7 @@ public final class TransactionalRowSink
                 out.writeUTF(transaction.id());
                 out.writeInt(transaction.rows().size());
                 for (DescriptorRow row : transaction.rows()) {
-                    DescriptorRowSerializer.INSTANCE.serialize(row, out);
+                    rowSerializer.serialize(row, out);
                 }
                 return out.getCopyOfBuffer();
             }
@@ -140,7 +144,7 @@ public final class TransactionalRowSink
                 int count = in.readInt();
                 List<DescriptorRow> rows = new ArrayList<>(count);
                 for (int i = 0; i < count; i++) {
-                    rows.add(DescriptorRowSerializer.INSTANCE.deserialize(in));
+                    rows.add(rowSerializer.deserialize(in));
                 }
                 return new Transaction(id, rows);
             }
