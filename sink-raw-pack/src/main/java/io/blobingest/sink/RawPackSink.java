@@ -1,0 +1,141 @@
+package io.blobingest.sink;
+
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.internal.BlobSetCommittable;
+import io.blobingest.sink.internal.BlobSetCommittableSerializer;
+import io.blobingest.sink.internal.BlobSetCommitter;
+import io.blobingest.sink.internal.BlobSetWriterState;
+import io.blobingest.sink.internal.BlobSetWriterStateSerializer;
+import io.blobingest.sink.internal.CommittedDescriptorEmitter;
+import io.blobingest.sink.internal.RawPackSinkWriter;
+import io.blobingest.sink.internal.SinkSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Collection;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.RecoverableWriter;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/**
+ * Writes {@link PlacedBlob}s, exactly once, as Lance Blob v2 objects (Raw Packs, Dedicated
+ * sidecars) plus one Arrow descriptor manifest per blob set, and then emits every committed
+ * descriptor to a downstream sink. All files go through Flink's {@code FileSystem} and {@code
+ * RecoverableWriter}, so any Flink file system with a recoverable writer works (local, S3).
+ *
+ * <pre>
+ *              barrier N: phase 1                      notifyCheckpointComplete(N): phase 2
+ *                   |                                             |
+ * PlacedBlob --&gt; [ Writer ] --committables--&gt; [ Committer ] --committed sets--&gt; [ Emitter ] --DescriptorRow--&gt; [ descriptor sink ]
+ *                one open blob set  (kept in the  publishes sidecars,   reads the committed  exactly-once; commits
+ *                per subtask         committer's   then the manifest     manifest, emits      at its own next
+ *                                    state of N)                         every row            checkpoint (N+1)
+ *                   |                                             |
+ * storage:  &lt;set&gt;/.&lt;id&gt;.blob.inprogress.*      ------------&gt;  &lt;set&gt;/&lt;id&gt;.blob
+ *           _descriptors/.&lt;set&gt;.arrow.inprogress.* ---------&gt;  _descriptors/&lt;set&gt;.arrow     (published last)
+ * </pre>
+ *
+ * <ol>
+ *   <li>The writer places each blob: Inline and External rows carry everything; Packed blobs are
+ *       appended to the open Raw Pack (a new pack once the next entry would pass the target
+ *       size); Dedicated blobs get a sidecar of their own. Nothing is visible yet.
+ *   <li>At a checkpoint ({@link RollPolicy#ON_CHECKPOINT}) or once the set is full or old
+ *       ({@link RollPolicy#SIZE_OR_TIME}) the writer finishes the pack, writes the manifest,
+ *       closes every file for commit and hands one committable per blob set to Flink, which keeps
+ *       it in the checkpoint.
+ *   <li>When the checkpoint completes, the committer publishes the sidecars and then the manifest
+ *       (idempotently; again after a restore), and Flink passes the committed sets on.
+ *   <li>The emitter reads each committed manifest and sends its rows to the descriptor sink, which
+ *       makes them visible with its own next checkpoint. No descriptor is emitted before the
+ *       bytes it names are committed.
+ * </ol>
+ *
+ * Failure handling and assumptions are in {@code docs/exactly-once.md}. When a descriptor sink is
+ * set, give this sink a uid ({@code sinkTo(sink).uid(...)}): the emitter and descriptor sink get
+ * uids derived from it, so that the descriptor sink's state survives topology changes.
+ */
+public final class RawPackSink
+        implements Sink<PlacedBlob>,
+                SupportsWriterState<PlacedBlob, BlobSetWriterState>,
+                SupportsCommitter<BlobSetCommittable>,
+                SupportsPostCommitTopology<BlobSetCommittable> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final SinkSettings settings;
+    private final Sink<DescriptorRow> descriptorSink;
+
+    RawPackSink(SinkSettings settings, Sink<DescriptorRow> descriptorSink) {
+        this.settings = settings;
+        this.descriptorSink = descriptorSink;
+    }
+
+    public static RawPackSinkBuilder builder() {
+        return new RawPackSinkBuilder();
+    }
+
+    @Override
+    public RawPackSinkWriter createWriter(WriterInitContext context) throws IOException {
+        return restoreWriter(context, List.of());
+    }
+
+    @Override
+    public RawPackSinkWriter restoreWriter(
+            WriterInitContext context, Collection<BlobSetWriterState> recoveredState) throws IOException {
+        return new RawPackSinkWriter(
+                settings, recoverableWriter(), context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getProcessingTimeService(), context.metricGroup(), recoveredState);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<BlobSetWriterState> getWriterStateSerializer() {
+        RecoverableWriter writer = recoverableWriterUnchecked();
+        return new BlobSetWriterStateSerializer(
+                writer.getCommitRecoverableSerializer(), writer.getResumeRecoverableSerializer());
+    }
+
+    @Override
+    public BlobSetCommitter createCommitter(CommitterInitContext context) {
+        return new BlobSetCommitter(context.metricGroup());
+    }
+
+    @Override
+    public SimpleVersionedSerializer<BlobSetCommittable> getCommittableSerializer() {
+        return new BlobSetCommittableSerializer(recoverableWriterUnchecked().getCommitRecoverableSerializer());
+    }
+
+    @Override
+    public void addPostCommitTopology(DataStream<CommittableMessage<BlobSetCommittable>> committed) {
+        if (descriptorSink == null) {
+            return;
+        }
+        committed
+                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class), new CommittedDescriptorEmitter())
+                .uid("descriptor-emitter")
+                .sinkTo(descriptorSink)
+                .name("Descriptor sink")
+                .uid("descriptor-sink");
+    }
+
+    private RecoverableWriter recoverableWriter() throws IOException {
+        return FileSystem.get(settings.base().toUri()).createRecoverableWriter();
+    }
+
+    private RecoverableWriter recoverableWriterUnchecked() {
+        try {
+            return recoverableWriter();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a recoverable writer for " + settings.basePath(), e);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.blobingest.sink;
+
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.sink.internal.SinkSettings;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * Builds a {@link RawPackSink}:
+ *
+ * <pre>{@code
+ * RawPackSink sink = RawPackSink.builder()
+ *         .setBasePath("s3://bucket/blobs")
+ *         .setRollPolicy(RollPolicy.ON_CHECKPOINT)
+ *         .setDescriptorSink(kafkaDescriptorSink)
+ *         .build();
+ * placedBlobs.sinkTo(sink).uid("raw-pack-sink");
+ * }</pre>
+ *
+ * Every setting is one of {@link RawPackSinkOptions}; {@link #setConfiguration} reads them from a
+ * Flink configuration. {@link #build()} checks them and names the offending option on error.
+ */
+public final class RawPackSinkBuilder {
+
+    private static final List<ConfigOption<?>> OPTIONS = List.of(
+            RawPackSinkOptions.BASE_PATH,
+            RawPackSinkOptions.PACK_TARGET_SIZE,
+            RawPackSinkOptions.ROLL_POLICY,
+            RawPackSinkOptions.ROLL_INTERVAL,
+            RawPackSinkOptions.CREATED_BY);
+
+    private final Configuration options = new Configuration();
+    private Sink<DescriptorRow> descriptorSink;
+
+    RawPackSinkBuilder() {}
+
+    /** Takes every {@link RawPackSinkOptions} option set in {@code config}; others stay as they are. */
+    public RawPackSinkBuilder setConfiguration(ReadableConfig config) {
+        for (ConfigOption<?> option : OPTIONS) {
+            copy(config, option);
+        }
+        return this;
+    }
+
+    /** {@link RawPackSinkOptions#BASE_PATH}: the storage root, an absolute URI or path. */
+    public RawPackSinkBuilder setBasePath(String basePath) {
+        options.set(RawPackSinkOptions.BASE_PATH, Objects.requireNonNull(basePath, "basePath"));
+        return this;
+    }
+
+    /** {@link RawPackSinkOptions#PACK_TARGET_SIZE}. */
+    public RawPackSinkBuilder setPackTargetSize(MemorySize size) {
+        options.set(RawPackSinkOptions.PACK_TARGET_SIZE, Objects.requireNonNull(size, "size"));
+        return this;
+    }
+
+    /** {@link RawPackSinkOptions#ROLL_POLICY}. */
+    public RawPackSinkBuilder setRollPolicy(RollPolicy policy) {
+        options.set(RawPackSinkOptions.ROLL_POLICY, Objects.requireNonNull(policy, "policy"));
+        return this;
+    }
+
+    /** {@link RawPackSinkOptions#ROLL_INTERVAL}; used by {@link RollPolicy#SIZE_OR_TIME}. */
+    public RawPackSinkBuilder setRollInterval(Duration interval) {
+        options.set(RawPackSinkOptions.ROLL_INTERVAL, Objects.requireNonNull(interval, "interval"));
+        return this;
+    }
+
+    /** {@link RawPackSinkOptions#CREATED_BY}. */
+    public RawPackSinkBuilder setCreatedBy(String createdBy) {
+        options.set(RawPackSinkOptions.CREATED_BY, Objects.requireNonNull(createdBy, "createdBy"));
+        return this;
+    }
+
+    /**
+     * Where committed descriptors go, one {@link DescriptorRow} per blob, only after the blob set
+     * holding its bytes is committed. Must be an exactly-once (transactional) sink for the
+     * end-to-end guarantee. Without one, descriptors are only in the manifests.
+     */
+    public RawPackSinkBuilder setDescriptorSink(Sink<DescriptorRow> descriptorSink) {
+        this.descriptorSink = Objects.requireNonNull(descriptorSink, "descriptorSink");
+        return this;
+    }
+
+    public RawPackSink build() {
+        sanityCheck();
+        SinkSettings settings = new SinkSettings(
+                options.get(RawPackSinkOptions.BASE_PATH),
+                options.get(RawPackSinkOptions.PACK_TARGET_SIZE).getBytes(),
+                options.get(RawPackSinkOptions.ROLL_POLICY),
+                options.get(RawPackSinkOptions.ROLL_INTERVAL),
+                options.get(RawPackSinkOptions.CREATED_BY));
+        return new RawPackSink(settings, descriptorSink);
+    }
+
+    private void sanityCheck() {
+        String basePath = options.get(RawPackSinkOptions.BASE_PATH);
+        if (basePath == null || basePath.isBlank()) {
+            throw new IllegalArgumentException(RawPackSinkOptions.BASE_PATH.key() + " is required");
+        }
+        Path base;
+        try {
+            base = new Path(basePath);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    RawPackSinkOptions.BASE_PATH.key() + " is not a valid URI: \"" + basePath + "\"", e);
+        }
+        if (!base.isAbsolute()) {
+            throw new IllegalArgumentException(
+                    RawPackSinkOptions.BASE_PATH.key() + " must be absolute, found \"" + basePath + "\"");
+        }
+        MemorySize target = options.get(RawPackSinkOptions.PACK_TARGET_SIZE);
+        if (target.compareTo(RawPackSinkOptions.MIN_PACK_TARGET_SIZE) < 0
+                || target.compareTo(RawPackSinkOptions.MAX_PACK_SIZE) > 0) {
+            throw new IllegalArgumentException(RawPackSinkOptions.PACK_TARGET_SIZE.key() + " must be between "
+                    + RawPackSinkOptions.MIN_PACK_TARGET_SIZE + " and "
+                    + RawPackSinkOptions.MAX_PACK_SIZE + ", found "
+                    + target);
+        }
+        Duration interval = options.get(RawPackSinkOptions.ROLL_INTERVAL);
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException(
+                    RawPackSinkOptions.ROLL_INTERVAL.key() + " must be positive, found " + interval);
+        }
+        String createdBy = options.get(RawPackSinkOptions.CREATED_BY);
+        if (createdBy.isBlank()) {
+            throw new IllegalArgumentException(RawPackSinkOptions.CREATED_BY.key() + " must not be blank");
+        }
+    }
+
+    private <T> void copy(ReadableConfig config, ConfigOption<T> option) {
+        config.getOptional(option).ifPresent(value -> options.set(option, value));
+    }
+}

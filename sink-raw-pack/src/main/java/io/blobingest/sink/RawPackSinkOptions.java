@@ -1,0 +1,57 @@
+package io.blobingest.sink;
+
+import java.time.Duration;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
+
+/** Every configuration option of {@link RawPackSink}. */
+public final class RawPackSinkOptions {
+
+    /** The largest Raw Pack the sink writes, and the default target. */
+    public static final MemorySize MAX_PACK_SIZE = MemorySize.ofMebiBytes(1024);
+
+    /** Smallest target accepted: a pack must hold its header, footer and at least a few entries. */
+    public static final MemorySize MIN_PACK_TARGET_SIZE = MemorySize.parse("64kb");
+
+    public static final ConfigOption<String> BASE_PATH =
+            ConfigOptions.key("sink.raw-pack.base-path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Absolute URI of the storage root, e.g. s3://bucket/blobs or file:///data/blobs. "
+                                    + "Sidecars go to <base>/<blob_set>/, manifests to <base>/_descriptors/.");
+
+    public static final ConfigOption<MemorySize> PACK_TARGET_SIZE =
+            ConfigOptions.key("sink.raw-pack.pack-target-size")
+                    .memoryType()
+                    .defaultValue(MAX_PACK_SIZE)
+                    .withDescription(
+                            "A Raw Pack is closed before an entry would make it (footer included) larger than this. "
+                                    + "A single entry larger than the target gets a pack of its own. At most 1 GiB.");
+
+    public static final ConfigOption<RollPolicy> ROLL_POLICY =
+            ConfigOptions.key("sink.raw-pack.roll-policy")
+                    .enumType(RollPolicy.class)
+                    .defaultValue(RollPolicy.ON_CHECKPOINT)
+                    .withDescription(
+                            "on-checkpoint: every checkpoint commits a blob set. size-or-time: a blob set stays "
+                                    + "open across checkpoints until its pack reaches the target size or the roll "
+                                    + "interval has passed.");
+
+    public static final ConfigOption<Duration> ROLL_INTERVAL =
+            ConfigOptions.key("sink.raw-pack.roll-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(5))
+                    .withDescription(
+                            "size-or-time only: the first checkpoint after a blob set has been open this long "
+                                    + "commits it.");
+
+    public static final ConfigOption<String> CREATED_BY =
+            ConfigOptions.key("sink.raw-pack.created-by")
+                    .stringType()
+                    .defaultValue("blob-ingest")
+                    .withDescription("The created_by value written into every Raw Pack's metadata.");
+
+    private RawPackSinkOptions() {}
+}

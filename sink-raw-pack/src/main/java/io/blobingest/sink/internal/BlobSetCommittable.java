@@ -1,0 +1,52 @@
+package io.blobingest.sink.internal;
+
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
+
+/**
+ * One closed blob set, ready to be published: its sidecars and its manifest, all written and
+ * closed for commit. Committing it makes the sidecars visible first and the manifest last.
+ *
+ * @param basePath the storage root the set was written under
+ * @param rowCount rows in the manifest
+ * @param sidecars every Raw Pack and Dedicated sidecar of the set, in the order they were closed
+ * @param manifestLength the manifest file's length in bytes
+ * @param manifest what the file system needs to publish the manifest
+ */
+public record BlobSetCommittable(
+        String basePath,
+        String blobSet,
+        long rowCount,
+        List<PendingSidecar> sidecars,
+        long manifestLength,
+        CommitRecoverable manifest) {
+
+    public BlobSetCommittable {
+        Objects.requireNonNull(basePath, "basePath");
+        BlobSetLayout.requireValidBlobSetName(blobSet);
+        Objects.requireNonNull(manifest, "manifest");
+        sidecars = List.copyOf(sidecars);
+        if (rowCount < 1) {
+            throw new IllegalArgumentException("a committed blob set has at least one row, found " + rowCount);
+        }
+    }
+
+    public Path manifestPath() {
+        return BlobSetLayout.manifestPath(new Path(basePath), blobSet);
+    }
+
+    public Path sidecarPath(PendingSidecar sidecar) {
+        return BlobSetLayout.sidecarPath(new Path(basePath), blobSet, sidecar.sidecarId());
+    }
+
+    public long count(SidecarKind kind) {
+        return sidecars.stream().filter(s -> s.kind() == kind).count();
+    }
+
+    /** Sum of the sidecars' lengths. */
+    public long sidecarBytes() {
+        return sidecars.stream().mapToLong(PendingSidecar::length).sum();
+    }
+}

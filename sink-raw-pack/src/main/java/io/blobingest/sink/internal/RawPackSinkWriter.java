@@ -1,0 +1,150 @@
+package io.blobingest.sink.internal;
+
+import io.blobingest.placement.PlacedBlob;
+import io.blobingest.placement.Placement;
+import io.blobingest.sink.RollPolicy;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.flink.api.common.operators.ProcessingTimeService;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.core.fs.RecoverableWriter;
+import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One writer subtask: keeps one open blob set, rolls its Raw Pack at the target size and hands
+ * closed blob sets to the committer at checkpoints (phase one of the two-phase commit).
+ *
+ * <ul>
+ *   <li>{@code on-checkpoint}: every {@link #prepareCommit()} seals the open set; writer state
+ *       is always empty.
+ *   <li>{@code size-or-time}: the set is sealed when its pack would exceed the target size, when
+ *       the roll interval has passed at a checkpoint, or at end of input; in between, {@link
+ *       #snapshotState} persists the open pack and keeps the set in writer state.
+ * </ul>
+ *
+ * On restore the first recovered set is continued and any others (after a downscale) are sealed
+ * at once and committed with the next checkpoint.
+ */
+public final class RawPackSinkWriter
+        implements StatefulSinkWriter<PlacedBlob, BlobSetWriterState>,
+                CommittingSinkWriter<PlacedBlob, BlobSetCommittable> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RawPackSinkWriter.class);
+
+    private final SinkSettings settings;
+    private final RecoverableWriter fs;
+    private final ProcessingTimeService time;
+    private final BlobSetNames names;
+    private final WriterMetrics metrics;
+    private final List<BlobSetCommittable> sealed = new ArrayList<>();
+    private OpenBlobSet current;
+    private boolean endOfInput;
+
+    /**
+     * @param subtask this writer's subtask index, part of every blob set name
+     * @param time the clock of the roll interval
+     * @param restored blob sets open at the restored checkpoint, empty on a fresh start
+     */
+    public RawPackSinkWriter(
+            SinkSettings settings,
+            RecoverableWriter fs,
+            int subtask,
+            ProcessingTimeService time,
+            SinkWriterMetricGroup metricGroup,
+            Collection<BlobSetWriterState> restored) throws IOException {
+        if (settings.rollPolicy() == RollPolicy.SIZE_OR_TIME && !fs.supportsResume()) {
+            throw new IOException("roll policy " + RollPolicy.SIZE_OR_TIME + " keeps packs open across checkpoints, "
+                    + "but the file system of " + settings.basePath() + " cannot resume a written file");
+        }
+        this.settings = settings;
+        this.fs = fs;
+        this.time = time;
+        this.names = BlobSetNames.forNewRun(subtask);
+        this.metrics = new WriterMetrics(metricGroup);
+        restore(restored);
+    }
+
+    private void restore(Collection<BlobSetWriterState> restored) throws IOException {
+        Iterator<BlobSetWriterState> states = restored.iterator();
+        while (states.hasNext()) {
+            OpenBlobSet set = OpenBlobSet.restore(states.next(), settings, fs);
+            if (current == null) {
+                current = set;
+                LOG.info("Continuing blob set {} from the restored checkpoint", set.name());
+            } else {
+                try (set) {
+                    sealed.add(set.seal());
+                }
+                LOG.info("Sealed extra restored blob set {}; it commits with the next checkpoint", set.name());
+            }
+        }
+    }
+
+    @Override
+    public void write(PlacedBlob blob, Context context) throws IOException {
+        if (current != null
+                && blob.placement() == Placement.PACKED
+                && current.packWouldExceedTarget(blob.bytes().length)) {
+            if (settings.rollPolicy() == RollPolicy.SIZE_OR_TIME) {
+                sealCurrent();
+            } else {
+                current.closePack();
+            }
+        }
+        if (current == null) {
+            current = OpenBlobSet.start(names.next(), time.getCurrentProcessingTime(), settings, fs);
+        }
+        current.add(blob);
+        metrics.placed(blob);
+    }
+
+    @Override
+    public void flush(boolean endOfInput) {
+        this.endOfInput |= endOfInput;
+    }
+
+    @Override
+    public Collection<BlobSetCommittable> prepareCommit() throws IOException {
+        if (current != null && (settings.rollPolicy() == RollPolicy.ON_CHECKPOINT || endOfInput || rollIntervalPassed())) {
+            sealCurrent();
+        }
+        List<BlobSetCommittable> committables = List.copyOf(sealed);
+        sealed.clear();
+        return committables;
+    }
+
+    @Override
+    public List<BlobSetWriterState> snapshotState(long checkpointId) throws IOException {
+        return current == null ? List.of() : List.of(current.snapshot());
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (current != null) {
+            OpenBlobSet abandoned = current;
+            current = null;
+            abandoned.close();
+        }
+    }
+
+    private boolean rollIntervalPassed() {
+        return time.getCurrentProcessingTime() - current.createdAtMillis() >= settings.rollInterval().toMillis();
+    }
+
+    private void sealCurrent() throws IOException {
+        OpenBlobSet set = current;
+        current = null;
+        try (set) {
+            BlobSetCommittable committable = set.seal();
+            sealed.add(committable);
+            LOG.debug("Sealed blob set {}: {} rows, {} sidecars", set.name(), committable.rowCount(),
+                    committable.sidecars().size());
+        }
+    }
+}

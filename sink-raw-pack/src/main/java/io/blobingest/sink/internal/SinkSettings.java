@@ -1,0 +1,32 @@
+package io.blobingest.sink.internal;
+
+import io.blobingest.sink.RollPolicy;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Objects;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * The validated configuration a {@code RawPackSink} ships to its writers and committers.
+ *
+ * @param basePath the storage root URI
+ * @param packTargetSize bytes a pack may reach, footer included
+ * @param rollInterval how long a blob set may stay open under {@link RollPolicy#SIZE_OR_TIME}
+ */
+public record SinkSettings(
+        String basePath, long packTargetSize, RollPolicy rollPolicy, Duration rollInterval, String createdBy)
+        implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    public SinkSettings {
+        Objects.requireNonNull(basePath, "basePath");
+        Objects.requireNonNull(rollPolicy, "rollPolicy");
+        Objects.requireNonNull(rollInterval, "rollInterval");
+        Objects.requireNonNull(createdBy, "createdBy");
+    }
+
+    public Path base() {
+        return new Path(basePath);
+    }
+}

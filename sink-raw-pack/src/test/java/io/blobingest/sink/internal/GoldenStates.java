@@ -1,0 +1,85 @@
+package io.blobingest.sink.internal;
+
+import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.objectlayer.DescriptorRow.Attribute;
+import io.blobingest.objectlayer.pack.RawPackFormat;
+import io.blobingest.objectlayer.pack.RawPackMetadata;
+import io.blobingest.objectlayer.pack.RawPackWriterState;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
+import org.apache.flink.core.fs.RecoverableWriter.ResumeRecoverable;
+
+/**
+ * The values behind the VERSION_1 golden files in {@code src/test/resources/serializer/}. The
+ * files were written once, with recoverables of Flink's local file system for files under {@link
+ * #BASE}, and must never be regenerated: they prove that bytes written by VERSION_1 still read.
+ */
+final class GoldenStates {
+
+    static final String BASE = "file:/tmp/blobingest-golden/base";
+    static final String BLOB_SET = "0123456789abcdef0123456789abcdef-3-17";
+    static final long CREATED_AT = 1_700_000_000_000L;
+
+    static final long PACK_ID = 1;
+    static final long PACK_LENGTH = 1000;
+    static final long DEDICATED_ID = 2;
+    static final long DEDICATED_LENGTH = 5_242_880;
+    static final long OPEN_PACK_ID = 3;
+    static final long MANIFEST_LENGTH = 2048;
+
+    private GoldenStates() {}
+
+    static String sidecarPath(long id) {
+        return "/tmp/blobingest-golden/base/" + BLOB_SET + "/" + BlobSetLayout.sidecarFileName(id);
+    }
+
+    static String manifestPath() {
+        return "/tmp/blobingest-golden/base/_descriptors/" + BLOB_SET + ".arrow";
+    }
+
+    static List<DescriptorRow> rows() {
+        return List.of(
+                new DescriptorRow(utf8("key-0"), "blobs-in", 2, 40_000_000_000L, BlobDescriptor.inline(3), null,
+                        utf8("abc"), 0x89ab_cdefL,
+                        List.of(new Attribute("trace-id", utf8("t-1")), new Attribute("tag", null))),
+                new DescriptorRow(null, "blobs-in", 0, 7, BlobDescriptor.packed(RawPackFormat.entryReference(1), 20,
+                        OPEN_PACK_ID), BLOB_SET, null, 0xFFFF_FFFFL, List.of()),
+                new DescriptorRow(new byte[0], "blobs-in", 1, 8, BlobDescriptor.dedicated(DEDICATED_LENGTH,
+                        DEDICATED_ID), BLOB_SET, null, 0L, List.of()),
+                new DescriptorRow(utf8("ü"), "blobs-in", 1, 9, BlobDescriptor.external("s3://b/o", 10, 100), null,
+                        null, null, List.of(new Attribute("blob.source", utf8("x")))));
+    }
+
+    static RawPackWriterState openPackState() {
+        return new RawPackWriterState(
+                new RawPackMetadata(BLOB_SET, OPEN_PACK_ID, "golden-test"),
+                46,
+                new long[] {16, 26},
+                new long[] {10, 20},
+                new int[] {0x1234_5678, 0xFEDC_BA98});
+    }
+
+    static BlobSetCommittable committable(
+            CommitRecoverable pack, CommitRecoverable dedicated, CommitRecoverable manifest) {
+        return new BlobSetCommittable(BASE, BLOB_SET, rows().size(), sidecars(pack, dedicated), MANIFEST_LENGTH, manifest);
+    }
+
+    static BlobSetWriterState writerState(
+            CommitRecoverable pack, CommitRecoverable dedicated, ResumeRecoverable openPack) {
+        return new BlobSetWriterState(
+                BLOB_SET, CREATED_AT, OPEN_PACK_ID + 1, sidecars(pack, dedicated),
+                new BlobSetWriterState.OpenPackState(OPEN_PACK_ID, openPack, openPackState()), rows());
+    }
+
+    private static List<PendingSidecar> sidecars(CommitRecoverable pack, CommitRecoverable dedicated) {
+        return List.of(
+                new PendingSidecar(PACK_ID, SidecarKind.RAW_PACK, PACK_LENGTH, pack),
+                new PendingSidecar(DEDICATED_ID, SidecarKind.DEDICATED, DEDICATED_LENGTH, dedicated));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
