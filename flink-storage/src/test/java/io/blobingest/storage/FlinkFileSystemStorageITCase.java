@@ -25,8 +25,10 @@ import java.net.URI;
 import java.util.Arrays;
 import java.util.Random;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 /**
  * Objects written through Flink's {@link RecoverableWriter} (as the sinks write them) read back
@@ -172,24 +174,36 @@ class FlinkFileSystemStorageITCase {
 
     @Test
     void uncommittedMultipartUploadIsInProgressAndNoObject() throws IOException {
-        String key = "uncommitted/object.blob";
+        String prefix = "it/uncommitted/";
+        String key = prefix + "object.blob";
         URI uri = S3.uri(key);
         FileSystem fileSystem = FileSystem.get(uri);
         RecoverableWriter writer = fileSystem.createRecoverableWriter();
 
         RecoverableFsDataOutputStream out = writer.open(new Path(uri));
-        out.write(randomBytes(MORE_THAN_ONE_PART, 7));
-        out.persist();
+        out.write(randomBytes(MORE_THAN_ONE_PART, 7)); // uploaded as part 1
+        out.write(randomBytes(1000, 8)); // below the part size: persist() stores it aside
+        RecoverableWriter.ResumeRecoverable persisted = out.persist();
 
         assertThat(S3.inProgressMultipartUploads()).extracting(InProgressUpload::key).contains(key);
-        assertThat(S3.objectKeys()).doesNotContain(key);
+        assertThat(S3.objectKeys(prefix))
+                .doesNotContain(key)
+                .singleElement(as(STRING))
+                .startsWith("it/uncommitted/_object.blob_tmp_");
         assertThat(fileSystem.exists(new Path(uri))).isFalse();
-        assertThatThrownBy(() -> storage.open(uri)).isInstanceOf(FileNotFoundException.class);
+        assertThatThrownBy(() -> storage.open(uri))
+                .isInstanceOf(FileNotFoundException.class)
+                .hasMessageStartingWith(uri + " does not exist");
 
         out.closeForCommit().commit();
 
         assertThat(S3.inProgressMultipartUploads()).extracting(InProgressUpload::key).doesNotContain(key);
-        assertThat(S3.objectKeys()).contains(key);
+        assertThat(S3.objectKeys(prefix)).contains(key).anyMatch(name -> name.contains("_tmp_"));
+        assertThat(S3.objectBytes(key)).hasSize(MORE_THAN_ONE_PART + 1000);
+
+        writer.cleanupRecoverableState(persisted);
+
+        assertThat(S3.objectKeys(prefix)).containsExactly(key);
     }
 
     private static URI uri(Store store, String relative) {

@@ -146,8 +146,13 @@ public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallb
         flinkInitialized = true;
     }
 
-    /** Keys of the objects an S3 listing shows, sorted; the store's multipart bookkeeping left out. */
+    /** Keys of all objects an S3 listing shows, sorted; the store's multipart bookkeeping left out. */
     public List<String> objectKeys() {
+        return objectKeys("");
+    }
+
+    /** Keys starting with {@code prefix} of the objects an S3 listing shows, sorted. */
+    public List<String> objectKeys(String prefix) {
         Set<String> uploadIds = inProgressMultipartUploads().stream()
                 .map(InProgressUpload::uploadId)
                 .collect(Collectors.toSet());
@@ -159,6 +164,7 @@ public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallb
                 String name = metadata.getName();
                 // S3Proxy keeps a stub blob named by the upload id of each upload in progress.
                 if (metadata.getType() == StorageType.BLOB
+                        && name.startsWith(prefix)
                         && !name.startsWith(JCLOUDS_MULTIPART_PREFIX)
                         && !uploadIds.contains(name)) {
                     keys.add(name);
