@@ -47,7 +47,7 @@ import java.util.stream.Stream;
  * }</pre>
  *
  * <p>Besides the S3 API it answers questions a test has about the server's state: the committed
- * object keys, the multipart uploads in progress, the GETs it served.
+ * object keys, the multipart uploads in progress, the GETs and HEADs it served.
  */
 public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallback {
 
@@ -201,12 +201,17 @@ public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallb
         }
     }
 
-    /** The object GETs served since the start or the last {@link #clearRecordedGets()}, in order. */
+    /** The object GETs served since the start or the last {@link #clearRecordedReads()}, in order. */
     public List<ObjectGet> recordedGets() {
         return store.gets();
     }
 
-    public void clearRecordedGets() {
+    /** The keys of the object HEADs served since the start or the last {@link #clearRecordedReads()}. */
+    public List<String> recordedHeads() {
+        return store.heads();
+    }
+
+    public void clearRecordedReads() {
         store.clear();
     }
 
