@@ -1,5 +1,9 @@
 package io.blobingest.storage;
 
+import io.blobingest.objectlayer.pack.RawPackFooter;
+import io.blobingest.objectlayer.pack.RawPackMetadata;
+import io.blobingest.objectlayer.pack.RawPackReader;
+import io.blobingest.objectlayer.pack.RawPackWriter;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.storage.testing.InProgressUpload;
 import io.blobingest.storage.testing.ObjectGet;
@@ -172,6 +176,36 @@ class FlinkFileSystemStorageITCase {
                             new ObjectGet(key, range(16, 1024 * 1024)));
             // Hadoop's S3A open() reads the status again: Flink's FileSystem cannot hand it over.
             assertThat(S3.recordedHeads()).containsExactly(key, key);
+        }
+    }
+
+    @Test
+    void rawPackOnS3PlansWithOneGetAndReadsEachEntryWithOneMore() throws IOException {
+        String key = "it/pack/10000000000000000000000000000000.blob";
+        URI uri = S3.uri(key);
+        byte[][] payloads = {randomBytes(100_000, 10), randomBytes(7, 11), randomBytes(300_000, 12)};
+        RecoverableFsDataOutputStream out = FileSystem.get(uri).createRecoverableWriter().open(new Path(uri));
+        RawPackWriter packWriter = RawPackWriter.create(out, new RawPackMetadata("set-1", 1, "flink-storage-it"));
+        for (byte[] payload : payloads) {
+            packWriter.append(payload);
+        }
+        packWriter.finish();
+        out.closeForCommit().commit();
+        S3.clearRecordedReads();
+
+        try (ReadableObject object = storage.open(uri)) {
+            RawPackFooter footer = RawPackReader.withAllFeatures().readFooter(object);
+            assertThat(footer.entryCount()).isEqualTo(payloads.length);
+            assertThat(S3.recordedGets()).hasSize(1);
+
+            for (int index : new int[] {2, 0}) {
+                int length = Math.toIntExact(footer.entryLength(index));
+                byte[] payload = new byte[length];
+                object.readFully(footer.entryOffset(index), payload, 0, length);
+                RawPackReader.verifyPayload(footer, index, payload, 0, length);
+                assertThat(payload).isEqualTo(payloads[index]);
+            }
+            assertThat(S3.recordedGets()).hasSize(3);
         }
     }
 
