@@ -57,7 +57,8 @@ public final class S3Options {
             ConfigOptions.key("fs.s3a.directory.marker.retention")
                     .stringType()
                     .defaultValue("keep")
-                    .withDescription("Keep parent directory markers instead of deleting them on every write.");
+                    .withDescription(
+                            "Keep parent directory markers instead of deleting them on every write.");
 
     /**
      * {@code random}: every positioned read is one ranged GET of {@code max(length, readahead)}
@@ -95,13 +96,21 @@ public final class S3Options {
 
     /** The S3 settings in effect, for logs: never the secret, never the access key. */
     public static String describe(Configuration configuration) {
-        return "endpoint=" + configuration.getOptional(ENDPOINT).orElse("(AWS default)")
-                + ", path-style=" + configuration.getOptional(PATH_STYLE_ACCESS).map(String::valueOf).orElse("(default)")
-                + ", ssl=" + configuration.getOptional(SSL_ENABLED).map(String::valueOf).orElse("(default)")
-                + ", credentials="
-                + (configuration.contains(ACCESS_KEY) ? "static keys" : "AWS credential chain")
-                + ", " + INPUT_FADVISE.key() + "=" + configuration.get(INPUT_FADVISE)
-                + ", " + READAHEAD_RANGE.key() + "=" + configuration.getOptional(READAHEAD_RANGE).orElse("(default 64K)")
-                + ", " + DIRECTORY_MARKER_RETENTION.key() + "=" + configuration.get(DIRECTORY_MARKER_RETENTION);
+        String credentials =
+                configuration.contains(ACCESS_KEY) ? "static keys" : "AWS credential chain";
+        return String.join(
+                ", ",
+                "endpoint=" + configuration.getOptional(ENDPOINT).orElse("(AWS default)"),
+                "path-style=" + valueOrDefault(configuration, PATH_STYLE_ACCESS),
+                "ssl=" + valueOrDefault(configuration, SSL_ENABLED),
+                "credentials=" + credentials,
+                INPUT_FADVISE.key() + "=" + configuration.get(INPUT_FADVISE),
+                READAHEAD_RANGE.key() + "=" + valueOrDefault(configuration, READAHEAD_RANGE),
+                DIRECTORY_MARKER_RETENTION.key() + "="
+                        + configuration.get(DIRECTORY_MARKER_RETENTION));
+    }
+
+    private static String valueOrDefault(Configuration configuration, ConfigOption<?> option) {
+        return configuration.getOptional(option).map(String::valueOf).orElse("(default)");
     }
 }

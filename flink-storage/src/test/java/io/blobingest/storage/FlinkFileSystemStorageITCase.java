@@ -184,8 +184,10 @@ class FlinkFileSystemStorageITCase {
         String key = "it/pack/10000000000000000000000000000000.blob";
         URI uri = S3.uri(key);
         byte[][] payloads = {randomBytes(100_000, 10), randomBytes(7, 11), randomBytes(300_000, 12)};
-        RecoverableFsDataOutputStream out = FileSystem.get(uri).createRecoverableWriter().open(new Path(uri));
-        RawPackWriter packWriter = RawPackWriter.create(out, new RawPackMetadata("set-1", 1, "flink-storage-it"));
+        RecoverableFsDataOutputStream out =
+                FileSystem.get(uri).createRecoverableWriter().open(new Path(uri));
+        RawPackWriter packWriter =
+                RawPackWriter.create(out, new RawPackMetadata("set-1", 1, "flink-storage-it"));
         for (byte[] payload : payloads) {
             packWriter.append(payload);
         }
@@ -284,11 +286,13 @@ class FlinkFileSystemStorageITCase {
         return result;
     }
 
-    private static <T> byte[] serialize(SimpleVersionedSerializer<T> serializer, T value) throws IOException {
+    private static <T> byte[] serialize(SimpleVersionedSerializer<T> serializer, T value)
+            throws IOException {
         return SimpleVersionedSerialization.writeVersionAndSerialize(serializer, value);
     }
 
-    private static <T> T deserialize(SimpleVersionedSerializer<T> serializer, byte[] bytes) throws IOException {
+    private static <T> T deserialize(SimpleVersionedSerializer<T> serializer, byte[] bytes)
+            throws IOException {
         return SimpleVersionedSerialization.readVersionAndDeSerialize(serializer, bytes);
     }
 }

@@ -28,8 +28,9 @@ public final class FlinkTestPlugins {
         Path s3 = root.resolve(FlinkFileSystems.S3_PLUGIN_DIRECTORY);
         if (!containsJar(s3)) {
             throw new IllegalStateException(
-                    "no flink-s3-fs-hadoop jar in " + s3 + "; the module's pom must copy it there with"
-                            + " maven-dependency-plugin:copy (see docs/storage.md), run the tests through Maven");
+                    "no flink-s3-fs-hadoop jar in " + s3 + "; the module's pom must copy it there"
+                            + " with maven-dependency-plugin:copy (see docs/storage.md)"
+                            + " and the tests must run through Maven");
         }
         return root;
     }
