@@ -5,9 +5,11 @@ import java.io.IOException;
 /**
  * Reads one pack type at one version (SPI). Every pack shares the container of SPEC section 2:
  * header, payload, entry table, JSON metadata naming {@code pack_type} and {@code pack_version},
- * and the 32-byte tail. The Object Layer reads the tail and metadata, then hands the footer to the
- * backend registered for that {@code (pack_type, pack_version)}; a new pack type plugs in through
- * {@link ObjectLayer.Builder#packBackend} without touching the core.
+ * and the 32-byte tail. The Object Layer reads and checks that {@link
+ * io.blobingest.objectlayer.pack.PackEnvelope envelope} (tail, footer crc32c, metadata, required
+ * features), then hands the footer to the backend registered for that {@code (pack_type,
+ * pack_version)}; a new pack type plugs in through {@link ObjectLayer.Builder#packBackend} without
+ * touching the core, as long as it keeps that envelope.
  *
  * <p>Implementations are stateless or immutable and thread-safe.
  */

@@ -26,35 +26,13 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@link ObjectLayer#readAll}: what comes back, and how many physical reads it takes. */
-class BatchReadTest {
+class BatchReadTest extends ObjectLayerTestBase {
 
     private static final String SET = "batch";
     private static final int MIB = 1024 * 1024;
-
-    @TempDir
-    Path root;
-
-    private BlobFixtures fixtures;
-    private RecordingBlobStorage storage;
-    private ObjectLayer layer;
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new BlobFixtures(root);
-        storage = new RecordingBlobStorage(new LocalBlobStorage());
-        layer = ObjectLayer.builder(storage).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        layer.close();
-    }
 
     private List<BlobRequest> requests(List<BlobDescriptor> descriptors) {
         return descriptors.stream().map(d -> BlobRequest.of(d, fixtures.objectPackSet(SET))).toList();
@@ -271,18 +249,7 @@ class BatchReadTest {
 
         @Override
         public ReadableObject open(URI location) throws IOException {
-            ReadableObject object = delegate.open(location);
-            return new ReadableObject() {
-                @Override
-                public String location() {
-                    return object.location();
-                }
-
-                @Override
-                public long length() throws IOException {
-                    return object.length();
-                }
-
+            return new ForwardingReadableObject(delegate.open(location)) {
                 @Override
                 public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
                     maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
@@ -292,18 +259,13 @@ class BatchReadTest {
                         if (!together.await(30, TimeUnit.SECONDS)) {
                             throw new IOException("reads never overlapped: objects are read one at a time");
                         }
-                        object.readFully(position, buffer, offset, length);
+                        super.readFully(position, buffer, offset, length);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         throw new InterruptedIOException();
                     } finally {
                         inFlight.decrementAndGet();
                     }
-                }
-
-                @Override
-                public void close() throws IOException {
-                    object.close();
                 }
             };
         }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.objectlayer.pack.CorruptPackException;
 import io.blobingest.objectlayer.pack.RawPackFormat;
-import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -14,32 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** resolve, plan, read and decode, one kind at a time, and the errors of each step. */
-class ObjectLayerReadPathTest {
+class ObjectLayerReadPathTest extends ObjectLayerTestBase {
 
     private static final String SET = "cam-7";
-
-    @TempDir
-    Path root;
-
-    private BlobFixtures fixtures;
-    private ObjectLayer layer;
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new BlobFixtures(root);
-        layer = ObjectLayer.builder(new LocalBlobStorage()).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        layer.close();
-    }
 
     private byte[] readOne(BlobDescriptor descriptor, ResolveContext context) throws IOException {
         BlobReadPlan plan = layer.plan(layer.resolve(descriptor, context));
@@ -237,7 +216,6 @@ class ObjectLayerReadPathTest {
     void readSplitsARangeLongerThanTheMaxMergedRange() throws IOException {
         byte[] bytes = randomBytes(10_000, 5);
         BlobDescriptor descriptor = fixtures.writeDedicated(SET, 1, bytes);
-        RecordingBlobStorage storage = new RecordingBlobStorage(new LocalBlobStorage());
         try (ObjectLayer small = ObjectLayer.builder(storage).holeLimit(0).maxMergedRange(4096).build()) {
             BlobReadPlan plan = small.plan(small.resolve(descriptor, fixtures.objectPackSet(SET)));
             storage.clear();

@@ -5,41 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.objectlayer.pack.CorruptPackException;
+import io.blobingest.objectlayer.pack.HandBuiltPack;
 import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.UnsupportedPackException;
-import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The footer's pack_type and pack_version pick the backend; unknown ones and damaged envelopes are refused. */
-class PackBackendTest {
+class PackBackendTest extends ObjectLayerTestBase {
 
     private static final String SET = "plug";
-
-    @TempDir
-    Path root;
-
-    private BlobFixtures fixtures;
-    private ObjectLayer layer;
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new BlobFixtures(root);
-        layer = ObjectLayer.builder(new LocalBlobStorage()).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        layer.close();
-    }
 
     private BlobObjectRef entryRef(int index, long size) {
         return new BlobObjectRef.PackEntry(fixtures.sidecar(SET, 1), RawPackFormat.entryReference(index), size);
@@ -54,10 +33,9 @@ class PackBackendTest {
     void aRegisteredBackendReadsItsPackTypeWithoutChangesToTheCore() throws IOException {
         byte[] first = randomBytes(40, 1);
         byte[] second = randomBytes(70, 2);
-        fixtures.write(SET, 1, PackContainerBytes.build(
-                List.of(reversed(first), reversed(second)), PackContainerBytes.metadata("reversed", 1, "[]")));
+        fixtures.write(SET, 1, pack("reversed", 1, "[]", reversed(first), reversed(second)));
 
-        try (ObjectLayer extended = ObjectLayer.builder(new LocalBlobStorage()).packBackend(new ReversedPackBackend()).build()) {
+        try (ObjectLayer extended = ObjectLayer.builder(storage).packBackend(new ReversedPackBackend()).build()) {
             assertThat(readEntry(extended, 1, 70)).isEqualTo(second);
             List<byte[]> blobs = extended.readAll(List.of(
                     BlobRequest.of(BlobDescriptor.packed(RawPackFormat.entryReference(0), 40, 1), fixtures.objectPackSet(SET))));
@@ -67,7 +45,7 @@ class PackBackendTest {
 
     @Test
     void anUnknownPackTypeIsRefusedNamingFileAndOffset() throws IOException {
-        fixtures.write(SET, 1, PackContainerBytes.build(List.of(new byte[4]), PackContainerBytes.metadata("reversed", 1, "[]")));
+        fixtures.write(SET, 1, pack("reversed", 1, "[]", new byte[4]));
 
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(UnsupportedPackException.class)
@@ -77,8 +55,7 @@ class PackBackendTest {
 
     @Test
     void anUnknownVersionOfAKnownPackTypeIsRefused() throws IOException {
-        fixtures.write(SET, 1, PackContainerBytes.build(
-                List.of(new byte[4]), PackContainerBytes.metadata("raw", 2, "[\"blob_object_pack\"]")));
+        fixtures.write(SET, 1, pack("raw", 2, "[\"blob_object_pack\"]", new byte[4]));
 
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(UnsupportedPackException.class)
@@ -87,17 +64,17 @@ class PackBackendTest {
 
     @Test
     void aPackRequiringAnUnknownFeatureIsRefused() throws IOException {
-        fixtures.write(SET, 1, PackContainerBytes.build(
-                List.of(new byte[4]), PackContainerBytes.metadata("raw", 1, "[\"blob_object_pack\",\"blob_zstd\"]")));
+        fixtures.write(SET, 1, pack("raw", 1, "[\"blob_object_pack\",\"blob_zstd\"]", new byte[4]));
 
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(UnsupportedPackException.class)
-                .hasMessageEndingWith("unknown required feature at offset 44: expected one of [blob_object_pack], found \"blob_zstd\"");
+                .hasMessageEndingWith("unknown required feature at offset 44:"
+                        + " expected one of the features this reader supports [blob_object_pack], found \"blob_zstd\"");
     }
 
     @Test
     void aDamagedFooterReportsItsCrcMismatchBeforeAnyTypeIsTrusted() throws IOException {
-        byte[] pack = PackContainerBytes.build(List.of(new byte[4]), PackContainerBytes.metadata("raw", 1, "[\"blob_object_pack\"]"));
+        byte[] pack = pack("raw", 1, "[\"blob_object_pack\"]", new byte[4]);
         int typeAt = indexOf(pack, "raw".getBytes());
         pack[typeAt] = 'z';
         fixtures.write(SET, 1, pack);
@@ -113,7 +90,7 @@ class PackBackendTest {
 
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(CorruptPackException.class)
-                .hasMessageContaining("bad tail magic at offset 192: expected \"BLOBPACK\"");
+                .hasMessageContaining("bad tail magic (a truncated or unfinished pack ends without it) at offset 192: expected \"BLOBPACK\"");
     }
 
     @Test
@@ -127,10 +104,20 @@ class PackBackendTest {
 
     @Test
     void twoBackendsForTheSameTypeAndVersionAreRefused() {
-        ObjectLayer.Builder builder = ObjectLayer.builder(new LocalBlobStorage()).packBackend(new ReversedPackBackend())
+        ObjectLayer.Builder builder = ObjectLayer.builder(storage).packBackend(new ReversedPackBackend())
                 .packBackend(new ReversedPackBackend());
 
         assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class).hasMessage("two pack backends for reversed v1");
+    }
+
+    /** A pack container of any type and version holding {@code storedEntries}, each with its crc32c. */
+    private static byte[] pack(String packType, int packVersion, String requiredFeaturesJson, byte[]... storedEntries) {
+        HandBuiltPack pack = new HandBuiltPack().metadata("{\"pack_type\":\"" + packType + "\",\"pack_version\":"
+                + packVersion + ",\"required_features\":" + requiredFeaturesJson + ",\"blob_set\":\"s\",\"blob_id\":1}");
+        for (byte[] entry : storedEntries) {
+            pack.entry(entry);
+        }
+        return pack.build();
     }
 
     private static byte[] reversed(byte[] bytes) {

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blobingest.objectlayer.RecordingBlobStorage.Access;
 import io.blobingest.objectlayer.RecordingBlobStorage.Op;
 import io.blobingest.objectlayer.pack.RawPackFormat;
-import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -16,38 +15,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Invariant {@code plan_before_payload}: planning reads only metadata (a pack footer, a file
  * length), no payload byte is read before the plan is complete, and reading a plan never needs
  * another object.
  */
-class PlanBeforePayloadTest {
+class PlanBeforePayloadTest extends ObjectLayerTestBase {
 
     private static final String SET = "plan-first";
     private static final int WINDOW = RawPackFormat.FOOTER_READ_AHEAD;
 
-    @TempDir
-    Path root;
-
-    private BlobFixtures fixtures;
-    private RecordingBlobStorage storage;
-    private ObjectLayer layer;
-
-    @BeforeEach
-    void setUp() {
-        fixtures = new BlobFixtures(root);
-        storage = new RecordingBlobStorage(new LocalBlobStorage());
-        layer = ObjectLayer.builder(storage).concurrency(4).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        layer.close();
+    @Override
+    ObjectLayer.Builder configure(ObjectLayer.Builder builder) {
+        return builder.concurrency(4);
     }
 
     @Test

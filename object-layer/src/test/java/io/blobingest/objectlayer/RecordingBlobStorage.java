@@ -38,28 +38,17 @@ final class RecordingBlobStorage implements BlobStorage {
     @Override
     public ReadableObject open(URI location) throws IOException {
         record(new Access(Op.OPEN, location, 0, 0));
-        ReadableObject object = delegate.open(location);
-        return new ReadableObject() {
-            @Override
-            public String location() {
-                return object.location();
-            }
-
+        return new ForwardingReadableObject(delegate.open(location)) {
             @Override
             public long length() throws IOException {
                 record(new Access(Op.LENGTH, location, 0, 0));
-                return object.length();
+                return super.length();
             }
 
             @Override
             public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
                 record(new Access(Op.READ, location, position, length));
-                object.readFully(position, buffer, offset, length);
-            }
-
-            @Override
-            public void close() throws IOException {
-                object.close();
+                super.readFully(position, buffer, offset, length);
             }
         };
     }

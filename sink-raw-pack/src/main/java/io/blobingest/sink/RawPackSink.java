@@ -9,14 +9,13 @@ import io.blobingest.sink.internal.BlobSetWriterState;
 import io.blobingest.sink.internal.BlobSetWriterStateSerializer;
 import io.blobingest.sink.internal.CommittedDescriptorEmitter;
 import io.blobingest.sink.internal.DescriptorDrainOperator;
-import io.blobingest.sink.internal.DescriptorRowTypeInfo;
 import io.blobingest.sink.internal.RawPackSinkWriter;
 import io.blobingest.sink.internal.SinkSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.List;
-import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
@@ -37,15 +36,15 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * RecoverableWriter}, so any Flink file system with a recoverable writer works (local, S3).
  *
  * <pre>
- *                 checkpoint N barrier                     notifyCheckpointComplete(N)
- *                        |                                            |
- *  PlacedBlob --> [ Writer ] --BlobSetCommittable--> [ Committer ] --committed--> [ Emitter ] --DescriptorRow--> [ descriptor sink ]
- *                 per subtask     (in state of N)     publishes       blob sets     reads the        (exactly-once,
- *                 one open set                        sidecars, then                committed         e.g. KafkaSink)
- *                 in-progress files                   the manifest                  manifest
- *
- *  storage:  &lt;base&gt;/&lt;set&gt;/.&lt;id&gt;.blob.inprogress.*   --commit-->   &lt;base&gt;/&lt;set&gt;/&lt;id&gt;.blob
- *            &lt;base&gt;/_descriptors/.&lt;set&gt;.arrow.inprogress.* --commit (last)-->   &lt;base&gt;/_descriptors/&lt;set&gt;.arrow
+ *              barrier N: phase 1                      notifyCheckpointComplete(N): phase 2
+ *                   |                                             |
+ * PlacedBlob --&gt; [ Writer ] --committables--&gt; [ Committer ] --committed sets--&gt; [ Emitter ] --DescriptorRow--&gt; [ descriptor sink ]
+ *                one open blob set  (kept in the  publishes sidecars,   reads the committed  exactly-once; commits
+ *                per subtask         committer's   then the manifest     manifest, emits      at its own next
+ *                                    state of N)                         every row            checkpoint (N+1)
+ *                   |                                             |
+ * storage:  &lt;set&gt;/.&lt;id&gt;.blob.inprogress.*      ------------&gt;  &lt;set&gt;/&lt;id&gt;.blob
+ *           _descriptors/.&lt;set&gt;.arrow.inprogress.* ---------&gt;  _descriptors/&lt;set&gt;.arrow     (published last)
  * </pre>
  *
  * <ol>
@@ -109,7 +108,7 @@ public final class RawPackSink
     }
 
     @Override
-    public Committer<BlobSetCommittable> createCommitter(CommitterInitContext context) {
+    public BlobSetCommitter createCommitter(CommitterInitContext context) {
         return new BlobSetCommitter(context.metricGroup());
     }
 
@@ -137,7 +136,7 @@ public final class RawPackSink
             return;
         }
         committed
-                .transform("Emit committed descriptors", DescriptorRowTypeInfo.INSTANCE, new CommittedDescriptorEmitter())
+                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class), new CommittedDescriptorEmitter())
                 .uid("descriptor-emitter")
                 .sinkTo(descriptorSink)
                 .name("Descriptor sink")

@@ -120,9 +120,9 @@ public final class RawPackSinkBuilder {
         if (target.compareTo(RawPackSinkOptions.MIN_PACK_TARGET_SIZE) < 0
                 || target.compareTo(RawPackSinkOptions.MAX_PACK_SIZE) > 0) {
             throw new IllegalArgumentException(RawPackSinkOptions.PACK_TARGET_SIZE.key() + " must be between "
-                    + RawPackSinkOptions.MIN_PACK_TARGET_SIZE.toHumanReadableString() + " and "
-                    + RawPackSinkOptions.MAX_PACK_SIZE.toHumanReadableString() + ", found "
-                    + target.toHumanReadableString());
+                    + RawPackSinkOptions.MIN_PACK_TARGET_SIZE + " and "
+                    + RawPackSinkOptions.MAX_PACK_SIZE + ", found "
+                    + target);
         }
         Duration interval = options.get(RawPackSinkOptions.ROLL_INTERVAL);
         if (interval.isNegative() || interval.isZero()) {

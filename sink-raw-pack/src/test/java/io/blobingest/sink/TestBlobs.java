@@ -1,10 +1,15 @@
 package io.blobingest.sink;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.BlobKind;
+import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,5 +111,32 @@ public final class TestBlobs {
         BlobRecord record = new BlobRecord(key(i), bytes, headers, TOPIC, partition(i), i);
         return new PlacedBlob(
                 record, placement, bytes, attributes(i), placement == Placement.EXTERNAL ? external(i) : null);
+    }
+
+    /**
+     * Checks that {@code row} describes blob {@code row.sourceOffset()} and that its descriptor
+     * resolves, through {@code stored}, to exactly that blob's bytes.
+     */
+    public static void assertDescribesItsBlob(DescriptorRow row, StoredBlobs stored) throws IOException {
+        long i = row.sourceOffset();
+        String where = "row " + row.source();
+        assertThat(row.sourceTopic()).as(where).isEqualTo(TOPIC);
+        assertThat(row.sourcePartition()).as(where).isEqualTo(partition(i));
+        assertThat(row.key()).as(where + " key").isEqualTo(key(i));
+        assertThat(row.blob().kind()).as(where + " kind").isEqualTo(BlobKind.valueOf(placement(i).name()));
+        assertThat(row.attributes()).as(where + " attributes").hasSameSizeAs(attributes(i));
+        for (int a = 0; a < attributes(i).size(); a++) {
+            assertThat(row.attributes().get(a).name()).isEqualTo(attributes(i).get(a).name());
+            assertThat(row.attributes().get(a).value()).isEqualTo(attributes(i).get(a).value());
+        }
+        if (placement(i) == Placement.EXTERNAL) {
+            assertThat(row.blob()).as(where).isEqualTo(external(i));
+            assertThat(row.crc32c()).as(where + " crc32c").isNull();
+            return;
+        }
+        byte[] expected = bytes(i);
+        assertThat(row.blob().size()).as(where + " size").isEqualTo(expected.length);
+        assertThat(row.crc32c()).as(where + " crc32c").isEqualTo(crc32c(expected));
+        assertThat(stored.resolve(row)).as(where + " resolved bytes").isEqualTo(expected);
     }
 }

@@ -1,7 +1,13 @@
 package io.blobingest.objectlayer.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import static io.blobingest.objectlayer.pack.PackTexts.describe;
+import static io.blobingest.objectlayer.pack.PackTexts.quote;
+
 import io.blobingest.objectlayer.PackBackend;
+import io.blobingest.objectlayer.pack.CorruptPackException;
+import io.blobingest.objectlayer.pack.PackEnvelope;
+import io.blobingest.objectlayer.pack.PackFormatException;
+import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.UnsupportedPackException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,23 +37,29 @@ final class PackBackendRegistry {
     }
 
     /**
-     * The backend for a pack whose metadata (at {@code metadataOffset} of {@code file}) names
-     * {@code packType} and {@code packVersion}.
+     * The backend for the {@code pack_type} and {@code pack_version} that the envelope's metadata
+     * names.
      *
+     * @throws CorruptPackException if {@code pack_type} is absent or not a string
      * @throws UnsupportedPackException if no backend reads that type and version
      */
-    PackBackend lookup(String file, long metadataOffset, String packType, JsonNode packVersion)
-            throws UnsupportedPackException {
-        if (packVersion != null && packVersion.isInt()) {
-            PackBackend backend = backends.get(new Key(packType, packVersion.intValue()));
+    PackBackend lookup(PackEnvelope envelope) throws PackFormatException {
+        Object packType = envelope.metadata().get(RawPackFormat.META_PACK_TYPE);
+        if (!(packType instanceof String type)) {
+            throw new CorruptPackException(
+                    envelope.file(), envelope.metadataStart(), "bad pack_type", "a JSON string", describe(packType));
+        }
+        Object packVersion = envelope.metadata().get(RawPackFormat.META_PACK_VERSION);
+        if (packVersion instanceof Integer version) {
+            PackBackend backend = backends.get(new Key(type, version));
             if (backend != null) {
                 return backend;
             }
         }
-        boolean typeKnown = backends.keySet().stream().anyMatch(key -> key.packType().equals(packType));
+        boolean typeKnown = backends.keySet().stream().anyMatch(key -> key.packType().equals(type));
         throw new UnsupportedPackException(
-                file, metadataOffset, typeKnown ? "unknown pack_version" : "unknown pack_type",
+                envelope.file(), envelope.metadataStart(), typeKnown ? "unknown pack_version" : "unknown pack_type",
                 "one of " + backends.keySet().stream().map(Key::toString).sorted().toList(),
-                Texts.quote(packType) + " v" + packVersion);
+                quote(type) + " v" + describe(packVersion));
     }
 }

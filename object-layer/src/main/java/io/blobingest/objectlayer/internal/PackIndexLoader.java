@@ -2,12 +2,11 @@ package io.blobingest.objectlayer.internal;
 
 import io.blobingest.objectlayer.PackBackend;
 import io.blobingest.objectlayer.PackBackend.PackIndex;
-import io.blobingest.objectlayer.pack.UnsupportedPackException;
+import io.blobingest.objectlayer.pack.PackEnvelope;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Gives the index of a pack: from the footer cache, or by reading the pack's envelope, refusing
@@ -32,16 +31,9 @@ final class PackIndexLoader {
             return cached;
         }
         PackEnvelope envelope = PackEnvelope.read(object, fileLength);
-        for (String feature : envelope.requiredFeatures()) {
-            if (!supportedFeatures.contains(feature)) {
-                throw new UnsupportedPackException(
-                        object.location(), envelope.metadataOffset(), "unknown required feature",
-                        "one of " + new TreeSet<>(supportedFeatures), Texts.quote(feature));
-            }
-        }
-        PackBackend backend = backends.lookup(
-                object.location(), envelope.metadataOffset(), envelope.packType(), envelope.packVersion());
-        PackIndex index = backend.readIndex(object.location(), fileLength, envelope.lastBytes());
+        envelope.requiredFeatures(supportedFeatures);
+        PackBackend backend = backends.lookup(envelope);
+        PackIndex index = backend.readIndex(envelope.file(), fileLength, envelope.lastBytes());
         cache.put(location, fileLength, index);
         return index;
     }

@@ -1,7 +1,5 @@
 package io.blobingest.objectlayer.pack;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,9 +12,7 @@ public final class RawPackFooter {
     private final String file;
     private final long fileLength;
     private final long footerStart;
-    private final long[] entryOffsets;
-    private final long[] entryLengths;
-    private final int[] entryCrcs;
+    private final EntryTable entries;
     private final Map<String, Object> metadata;
     private final List<String> requiredFeatures;
 
@@ -24,20 +20,16 @@ public final class RawPackFooter {
             String file,
             long fileLength,
             long footerStart,
-            long[] entryOffsets,
-            long[] entryLengths,
-            int[] entryCrcs,
+            EntryTable entries,
             Map<String, Object> metadata,
             List<String> requiredFeatures) {
         this.file = file;
         this.fileLength = fileLength;
         this.footerStart = footerStart;
-        this.entryOffsets = entryOffsets;
-        this.entryLengths = entryLengths;
-        this.entryCrcs = entryCrcs;
-        // Not Map.copyOf: JSON null is a legal value of a key this reader does not know.
-        this.metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
-        this.requiredFeatures = List.copyOf(requiredFeatures);
+        this.entries = entries;
+        // Both come unmodifiable from PackEnvelope; the metadata may hold JSON nulls.
+        this.metadata = metadata;
+        this.requiredFeatures = requiredFeatures;
     }
 
     public String file() {
@@ -54,21 +46,21 @@ public final class RawPackFooter {
     }
 
     public int entryCount() {
-        return entryOffsets.length;
+        return entries.count();
     }
 
     /** Absolute offset of entry {@code index}'s payload in the file. */
     public long entryOffset(int index) {
-        return entryOffsets[index];
+        return entries.offset(index);
     }
 
     public long entryLength(int index) {
-        return entryLengths[index];
+        return entries.length(index);
     }
 
     /** crc32c of entry {@code index}'s payload, as an unsigned 32-bit value in an int. */
     public int entryCrc32c(int index) {
-        return entryCrcs[index];
+        return entries.crc32c(index);
     }
 
     /** Offset in the file of entry {@code index}'s row in the entry table. */
@@ -76,7 +68,7 @@ public final class RawPackFooter {
         return footerStart + (long) RawPackFormat.ENTRY_LENGTH * index;
     }
 
-    /** The parsed metadata JSON object, unknown keys included. */
+    /** The parsed metadata JSON object, unknown keys included. Unmodifiable. */
     public Map<String, Object> metadata() {
         return metadata;
     }
@@ -97,10 +89,6 @@ public final class RawPackFooter {
 
     /** Sum of entry lengths as recorded in the entry table. */
     public long payloadBytes() {
-        long sum = 0;
-        for (long length : entryLengths) {
-            sum += length;
-        }
-        return sum;
+        return entries.payloadBytes();
     }
 }

@@ -1,36 +1,27 @@
 package io.blobingest.objectlayer.pack;
 
+import static io.blobingest.objectlayer.pack.PackTexts.describe;
+import static io.blobingest.objectlayer.pack.PackTexts.quote;
 import static io.blobingest.objectlayer.pack.RawPackFormat.ENTRY_LENGTH;
-import static io.blobingest.objectlayer.pack.RawPackFormat.FOOTER_READ_AHEAD;
 import static io.blobingest.objectlayer.pack.RawPackFormat.HEADER_LENGTH;
 import static io.blobingest.objectlayer.pack.RawPackFormat.MAGIC;
 import static io.blobingest.objectlayer.pack.RawPackFormat.MAGIC_LENGTH;
-import static io.blobingest.objectlayer.pack.RawPackFormat.TAIL_LENGTH;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.zip.CRC32C;
 
 /**
- * Reads and validates Raw Pack v1 footers, and checks payloads against their crc32c.
+ * Reads and validates Raw Pack v1 footers, and checks payloads against their crc32c. The tail,
+ * footer crc, metadata JSON and required features are the {@link PackEnvelope} every pack type
+ * shares; this reader adds what is Raw Pack v1's own: {@code pack_type} "raw" at {@code
+ * pack_version} 1, the entry rows, and the metadata's counts.
  *
  * <p>Planning reads only the end of the file: one read of the last {@code min(file_len, 64 KiB)}
  * bytes, and exactly one more when the footer is larger than that. The header is checked when it
@@ -41,16 +32,6 @@ import java.util.zip.CRC32C;
  * does not know {@code blob_object_pack} refuses every v1 pack.
  */
 public final class RawPackReader {
-
-    // Duplicate keys would make the metadata mean two things; trailing bytes would hide damage.
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
-    private static final TypeReference<Map<String, Object>> JSON_OBJECT = new TypeReference<>() {};
-
-    /** A footer is held in one array; the limit is far above any real pack (about 89 M entries). */
-    private static final long MAX_FOOTER_LENGTH = Integer.MAX_VALUE - 8;
 
     private final Set<String> supportedFeatures;
 
@@ -78,12 +59,10 @@ public final class RawPackReader {
      * the header itself and wants to hear about the footer separately.
      */
     RawPackFooter readFooter(ReadableObject object, boolean checkHeaderInWindow) throws IOException {
-        String file = object.location();
         long fileLength = object.length();
-        int window = (int) Math.min(fileLength, FOOTER_READ_AHEAD);
-        byte[] tailWindow = new byte[window];
-        object.readFully(fileLength - window, tailWindow, 0, window);
-        return parseFooter(file, fileLength, tailWindow, object, checkHeaderInWindow);
+        return parseFooter(
+                object.location(), fileLength, PackEnvelope.readLastWindow(object, fileLength), object,
+                checkHeaderInWindow);
     }
 
     /**
@@ -99,86 +78,23 @@ public final class RawPackReader {
     private RawPackFooter parseFooter(
             String file, long fileLength, byte[] lastBytes, ReadableObject object, boolean checkHeaderInWindow)
             throws IOException {
-        if (fileLength < RawPackFormat.MIN_PACK_LENGTH) {
-            throw new CorruptPackException(
-                    file, 0, "truncated pack", "at least " + RawPackFormat.MIN_PACK_LENGTH + " bytes",
-                    fileLength + " bytes");
-        }
-        if (lastBytes.length < TAIL_LENGTH || lastBytes.length > fileLength) {
-            throw new IllegalArgumentException(
-                    file + ": the last bytes given must hold the " + TAIL_LENGTH + "-byte tail and lie in the "
-                            + fileLength + "-byte file, found " + lastBytes.length + " bytes");
-        }
-        long windowStart = fileLength - lastBytes.length;
-        if (checkHeaderInWindow && windowStart == 0) {
+        // When the bytes hold the header it is checked first, as for a pack read from its start.
+        if (checkHeaderInWindow && fileLength >= RawPackFormat.MIN_PACK_LENGTH && lastBytes.length == fileLength) {
             verifyHeader(file, lastBytes);
         }
-        long tailStart = fileLength - TAIL_LENGTH;
-        ByteBuffer tail = ByteBuffer.wrap(lastBytes, (int) (tailStart - windowStart), TAIL_LENGTH)
-                .slice()
-                .order(ByteOrder.LITTLE_ENDIAN);
+        PackEnvelope envelope = PackEnvelope.parse(file, fileLength, lastBytes, object);
+        long metadataStart = envelope.metadataStart();
+        Map<String, Object> metadata = envelope.metadata();
+        checkPackTypeAndVersion(file, metadataStart, metadata);
+        List<String> requiredFeatures = envelope.requiredFeatures(supportedFeatures);
+        checkEntryCount(file, metadataStart, metadata, envelope.entryCount());
 
-        byte[] magic = new byte[MAGIC_LENGTH];
-        tail.get(RawPackFormat.TAIL_MAGIC_OFFSET, magic);
-        if (!Arrays.equals(magic, MAGIC)) {
-            throw new CorruptPackException(
-                    file, tailStart + RawPackFormat.TAIL_MAGIC_OFFSET,
-                    "bad tail magic (a truncated or unfinished pack ends without it)",
-                    quote(MAGIC), quote(magic));
-        }
-        int version = Short.toUnsignedInt(tail.getShort(RawPackFormat.TAIL_VERSION_OFFSET));
-        if (version != RawPackFormat.VERSION_1) {
-            throw new UnsupportedPackException(
-                    file, tailStart + RawPackFormat.TAIL_VERSION_OFFSET, "unknown tail version",
-                    "version " + RawPackFormat.VERSION_1, "version " + version);
-        }
-        int flags = Short.toUnsignedInt(tail.getShort(RawPackFormat.TAIL_FLAGS_OFFSET));
-        if (flags != 0) {
-            throw new UnsupportedPackException(
-                    file, tailStart + RawPackFormat.TAIL_FLAGS_OFFSET, "unknown tail flags",
-                    "flags 0", "flags 0x" + Integer.toHexString(flags));
-        }
-
-        long footerStart = tail.getLong(RawPackFormat.TAIL_FOOTER_START_OFFSET);
-        long entryCount = Integer.toUnsignedLong(tail.getInt(RawPackFormat.TAIL_ENTRY_COUNT_OFFSET));
-        long metadataLength = Integer.toUnsignedLong(tail.getInt(RawPackFormat.TAIL_METADATA_LENGTH_OFFSET));
-        int expectedFooterCrc = tail.getInt(RawPackFormat.TAIL_FOOTER_CRC_OFFSET);
-
-        long footerLength = ENTRY_LENGTH * entryCount + metadataLength;
-        if (footerStart < HEADER_LENGTH || footerStart + footerLength != tailStart) {
-            throw new CorruptPackException(
-                    file, tailStart + RawPackFormat.TAIL_FOOTER_START_OFFSET, "footer size mismatch",
-                    "footer_start + 24*entry_count + metadata_length == " + tailStart,
-                    Long.toUnsignedString(footerStart) + " + 24*" + entryCount + " + " + metadataLength + " == "
-                            + unsignedSum(footerStart, footerLength));
-        }
-
-        if (footerLength > MAX_FOOTER_LENGTH) {
-            throw new UnsupportedPackException(
-                    file, footerStart, "footer too large for this reader",
-                    "at most " + MAX_FOOTER_LENGTH + " bytes", footerLength + " bytes");
-        }
-        byte[] footer = footerBytes(file, lastBytes, windowStart, footerStart, footerLength, object);
-
-        CRC32C crc = new CRC32C();
-        crc.update(footer);
-        if ((int) crc.getValue() != expectedFooterCrc) {
-            throw new CorruptPackException(
-                    file, footerStart, "footer crc32c mismatch",
-                    "crc32c " + Integer.toUnsignedString(expectedFooterCrc),
-                    "crc32c " + crc.getValue());
-        }
-
-        long metadataStart = footerStart + ENTRY_LENGTH * entryCount;
-        Map<String, Object> metadata = parseMetadata(
-                file, metadataStart, footer, (int) (ENTRY_LENGTH * entryCount), (int) metadataLength);
-        List<String> requiredFeatures = checkMetadata(file, metadataStart, metadata, entryCount);
-
-        int count = Math.toIntExact(entryCount);
+        long footerStart = envelope.footerStart();
+        int count = envelope.entryCount();
         long[] offsets = new long[count];
         long[] lengths = new long[count];
         int[] crcs = new int[count];
-        ByteBuffer table = ByteBuffer.wrap(footer).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer table = envelope.entryTable();
         for (int i = 0; i < count; i++) {
             int at = i * ENTRY_LENGTH;
             long rowOffset = footerStart + at;
@@ -200,8 +116,9 @@ public final class RawPackReader {
             lengths[i] = length;
             crcs[i] = table.getInt(at + RawPackFormat.ENTRY_CRC_OFFSET);
         }
-        checkPayloadBytes(file, metadataStart, metadata, lengths);
-        return new RawPackFooter(file, fileLength, footerStart, offsets, lengths, crcs, metadata, requiredFeatures);
+        EntryTable entries = new EntryTable(offsets, lengths, crcs);
+        checkPayloadBytes(file, metadataStart, metadata, entries.payloadBytes());
+        return new RawPackFooter(file, fileLength, footerStart, entries, metadata, requiredFeatures);
     }
 
     /** Checks the 16-byte header at the start of {@code firstBytes}. */
@@ -257,54 +174,9 @@ public final class RawPackReader {
                 "crc32c " + Integer.toUnsignedString(found));
     }
 
-    private static byte[] footerBytes(
-            String file, byte[] lastBytes, long windowStart, long footerStart, long footerLength,
-            ReadableObject object) throws IOException {
-        int length = Math.toIntExact(footerLength);
-        byte[] footer = new byte[length];
-        if (footerStart >= windowStart) {
-            System.arraycopy(lastBytes, (int) (footerStart - windowStart), footer, 0, length);
-            return footer;
-        }
-        if (object == null) {
-            throw new IllegalArgumentException(
-                    file + ": footer starts at " + footerStart + ", before the given bytes at " + windowStart);
-        }
-        // Exactly one more read: the part of the footer in front of the first window.
-        int missing = (int) (windowStart - footerStart);
-        object.readFully(footerStart, footer, 0, missing);
-        System.arraycopy(lastBytes, 0, footer, missing, length - missing);
-        return footer;
-    }
-
-    private static Map<String, Object> parseMetadata(
-            String file, long metadataStart, byte[] footer, int offset, int length) throws CorruptPackException {
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(footer, offset, length)).toString();
-        } catch (CharacterCodingException e) {
-            throw new CorruptPackException(
-                    file, metadataStart, "bad metadata", "UTF-8 text", "bytes that are not UTF-8 (" + e + ")");
-        }
-        try {
-            Map<String, Object> parsed = JSON.readValue(text, JSON_OBJECT);
-            if (parsed == null) {
-                throw new CorruptPackException(file, metadataStart, "bad metadata", "a JSON object", "null");
-            }
-            return parsed;
-        } catch (JsonProcessingException e) {
-            throw new CorruptPackException(
-                    file, metadataStart, "bad metadata", "a UTF-8 JSON object",
-                    "unparseable JSON (" + e.getOriginalMessage() + ")");
-        } catch (IOException e) {
-            throw new CorruptPackException(
-                    file, metadataStart, "bad metadata", "a UTF-8 JSON object", e.toString());
-        }
-    }
-
-    private List<String> checkMetadata(
-            String file, long metadataStart, Map<String, Object> metadata, long entryCount)
-            throws PackFormatException {
+    /** Raw Pack v1 only: {@code pack_type} the string "raw", {@code pack_version} the integer 1. */
+    private static void checkPackTypeAndVersion(String file, long metadataStart, Map<String, Object> metadata)
+            throws UnsupportedPackException {
         Object packType = metadata.get(RawPackFormat.META_PACK_TYPE);
         if (!RawPackFormat.PACK_TYPE.equals(packType)) {
             throw new UnsupportedPackException(
@@ -316,43 +188,22 @@ public final class RawPackReader {
                     file, metadataStart, "unknown pack_version",
                     String.valueOf(RawPackFormat.PACK_VERSION), describe(packVersion));
         }
-        Object features = metadata.get(RawPackFormat.META_REQUIRED_FEATURES);
-        if (!(features instanceof List<?> list)) {
-            throw new CorruptPackException(
-                    file, metadataStart, "bad required_features", "a JSON array of strings", describe(features));
-        }
-        List<String> required = new ArrayList<>(list.size());
-        for (Object feature : list) {
-            if (!(feature instanceof String name)) {
-                throw new CorruptPackException(
-                        file, metadataStart, "bad required_features", "a JSON array of strings", describe(feature));
-            }
-            if (!supportedFeatures.contains(name)) {
-                throw new UnsupportedPackException(
-                        file, metadataStart, "unknown required feature", describeSupportedFeatures(), quote(name));
-            }
-            required.add(name);
-        }
+    }
+
+    private static void checkEntryCount(String file, long metadataStart, Map<String, Object> metadata, long entryCount)
+            throws CorruptPackException {
         Object declaredCount = metadata.get(RawPackFormat.META_ENTRY_COUNT);
         if (declaredCount != null && !isInteger(declaredCount, entryCount)) {
             throw new CorruptPackException(
                     file, metadataStart, "metadata entry_count disagrees with the tail",
                     String.valueOf(entryCount), describe(declaredCount));
         }
-        return required;
     }
 
-    private static void checkPayloadBytes(String file, long metadataStart, Map<String, Object> metadata, long[] lengths)
+    private static void checkPayloadBytes(String file, long metadataStart, Map<String, Object> metadata, long sum)
             throws CorruptPackException {
         Object declared = metadata.get(RawPackFormat.META_PAYLOAD_BYTES);
-        if (declared == null) {
-            return;
-        }
-        long sum = 0;
-        for (long length : lengths) {
-            sum += length;
-        }
-        if (!isInteger(declared, sum)) {
+        if (declared != null && !isInteger(declared, sum)) {
             throw new CorruptPackException(
                     file, metadataStart, "metadata payload_bytes disagrees with the entry table",
                     sum + " (the sum of entry lengths)", describe(declared));
@@ -362,36 +213,5 @@ public final class RawPackReader {
     /** True if a parsed JSON value is an integer equal to {@code expected} (not 2.0, not a string). */
     private static boolean isInteger(Object value, long expected) {
         return (value instanceof Integer || value instanceof Long) && ((Number) value).longValue() == expected;
-    }
-
-    /** {@code a + b} for an unsigned {@code a}, exact even where a long would wrap. */
-    private static String unsignedSum(long a, long b) {
-        return new BigInteger(Long.toUnsignedString(a)).add(BigInteger.valueOf(b)).toString();
-    }
-
-    private String describeSupportedFeatures() {
-        return supportedFeatures.isEmpty()
-                ? "a feature this reader supports (it supports none)"
-                : "one of the features this reader supports " + new TreeSet<>(supportedFeatures);
-    }
-
-    private static String quote(byte[] bytes) {
-        StringBuilder text = new StringBuilder("\"");
-        for (byte b : bytes) {
-            if (b >= 0x20 && b < 0x7f) {
-                text.append((char) b);
-            } else {
-                text.append(String.format("\\x%02x", b & 0xff));
-            }
-        }
-        return text.append('"').toString();
-    }
-
-    private static String quote(String text) {
-        return quote(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String describe(Object value) {
-        return value instanceof String s ? quote(s) : String.valueOf(value);
     }
 }

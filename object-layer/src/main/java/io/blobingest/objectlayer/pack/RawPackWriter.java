@@ -236,9 +236,10 @@ public final class RawPackWriter {
         return new RawPackWriterState(
                 metadata,
                 position,
-                Arrays.copyOf(entryOffsets, entryCount),
-                Arrays.copyOf(entryLengths, entryCount),
-                Arrays.copyOf(entryCrcs, entryCount));
+                new EntryTable(
+                        Arrays.copyOf(entryOffsets, entryCount),
+                        Arrays.copyOf(entryLengths, entryCount),
+                        Arrays.copyOf(entryCrcs, entryCount)));
     }
 
     public Status status() {

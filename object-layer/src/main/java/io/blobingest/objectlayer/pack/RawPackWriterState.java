@@ -1,6 +1,5 @@
 package io.blobingest.objectlayer.pack;
 
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -11,9 +10,7 @@ public final class RawPackWriterState {
 
     private final RawPackMetadata metadata;
     private final long length;
-    private final long[] entryOffsets;
-    private final long[] entryLengths;
-    private final int[] entryCrcs;
+    private final EntryTable entries;
 
     public RawPackWriterState(
             RawPackMetadata metadata,
@@ -21,27 +18,26 @@ public final class RawPackWriterState {
             long[] entryOffsets,
             long[] entryLengths,
             int[] entryCrcs) {
+        this(metadata, length, new EntryTable(entryOffsets.clone(), entryLengths.clone(), entryCrcs.clone()));
+    }
+
+    RawPackWriterState(RawPackMetadata metadata, long length, EntryTable entries) {
         this.metadata = Objects.requireNonNull(metadata, "metadata");
-        if (entryOffsets.length != entryLengths.length || entryOffsets.length != entryCrcs.length) {
-            throw new IllegalArgumentException("entry arrays differ in length");
-        }
         if (length < RawPackFormat.HEADER_LENGTH) {
             throw new IllegalArgumentException(
                     "an open pack is at least " + RawPackFormat.HEADER_LENGTH + " bytes, found " + length);
         }
-        for (int i = 0; i < entryOffsets.length; i++) {
-            if (entryOffsets[i] < RawPackFormat.HEADER_LENGTH
-                    || entryLengths[i] < 0
-                    || entryOffsets[i] + entryLengths[i] > length) {
+        for (int i = 0; i < entries.count(); i++) {
+            if (entries.offset(i) < RawPackFormat.HEADER_LENGTH
+                    || entries.length(i) < 0
+                    || entries.offset(i) + entries.length(i) > length) {
                 throw new IllegalArgumentException(
-                        "entry " + i + " [" + entryOffsets[i] + ", +" + entryLengths[i]
+                        "entry " + i + " [" + entries.offset(i) + ", +" + entries.length(i)
                                 + ") lies outside the written payload [16, " + length + ")");
             }
         }
         this.length = length;
-        this.entryOffsets = entryOffsets.clone();
-        this.entryLengths = entryLengths.clone();
-        this.entryCrcs = entryCrcs.clone();
+        this.entries = entries;
     }
 
     public RawPackMetadata metadata() {
@@ -54,39 +50,32 @@ public final class RawPackWriterState {
     }
 
     public int entryCount() {
-        return entryOffsets.length;
+        return entries.count();
     }
 
     public long entryOffset(int index) {
-        return entryOffsets[index];
+        return entries.offset(index);
     }
 
     public long entryLength(int index) {
-        return entryLengths[index];
+        return entries.length(index);
     }
 
     public int entryCrc32c(int index) {
-        return entryCrcs[index];
+        return entries.crc32c(index);
     }
 
     @Override
     public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (!(o instanceof RawPackWriterState other)) {
-            return false;
-        }
-        return length == other.length
+        return o instanceof RawPackWriterState other
+                && length == other.length
                 && metadata.equals(other.metadata)
-                && Arrays.equals(entryOffsets, other.entryOffsets)
-                && Arrays.equals(entryLengths, other.entryLengths)
-                && Arrays.equals(entryCrcs, other.entryCrcs);
+                && entries.equals(other.entries);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(metadata, length, Arrays.hashCode(entryOffsets));
+        return Objects.hash(metadata, length, entries);
     }
 
     @Override

@@ -11,11 +11,12 @@ import java.util.zip.CRC32C;
 /**
  * Builds pack bytes straight from SPEC section 2, without {@link RawPackWriter}, so tests can make
  * packs the writer never would: odd metadata, entries out of bounds, unknown flags, all with a
- * valid footer crc32c so the reader gets past it to the fault under test.
+ * valid footer crc32c so the reader gets past it to the fault under test. Also the container of
+ * pack types the writer does not write at all.
  */
-final class HandBuiltPack {
+public final class HandBuiltPack {
 
-    static final String MINIMAL_METADATA =
+    public static final String MINIMAL_METADATA =
             "{\"pack_type\":\"raw\",\"pack_version\":1,\"required_features\":[\"blob_object_pack\"]}";
 
     private record Row(long offset, long length, int crc32c, int flags) {}
@@ -25,44 +26,44 @@ final class HandBuiltPack {
     private byte[] metadata = MINIMAL_METADATA.getBytes(StandardCharsets.UTF_8);
 
     /** Appends {@code bytes} to the payload region and an entry naming them with their crc32c. */
-    HandBuiltPack entry(byte[] bytes) {
+    public HandBuiltPack entry(byte[] bytes) {
         long offset = RawPackFormat.HEADER_LENGTH + payload.size();
         payload.writeBytes(bytes);
         return row(offset, bytes.length, crc32c(bytes), 0);
     }
 
     /** Appends raw bytes to the payload region without an entry. */
-    HandBuiltPack payload(byte[] bytes) {
+    public HandBuiltPack payload(byte[] bytes) {
         payload.writeBytes(bytes);
         return this;
     }
 
     /** Adds an entry table row exactly as given. */
-    HandBuiltPack row(long offset, long length, int crc32c, int flags) {
+    public HandBuiltPack row(long offset, long length, int crc32c, int flags) {
         rows.add(new Row(offset, length, crc32c, flags));
         return this;
     }
 
-    HandBuiltPack metadata(String json) {
+    public HandBuiltPack metadata(String json) {
         return metadata(json.getBytes(StandardCharsets.UTF_8));
     }
 
-    HandBuiltPack metadata(byte[] bytes) {
+    public HandBuiltPack metadata(byte[] bytes) {
         metadata = bytes.clone();
         return this;
     }
 
     /** Offset of the entry table (footer_start) in the built pack. */
-    long footerStart() {
+    public long footerStart() {
         return RawPackFormat.HEADER_LENGTH + payload.size();
     }
 
     /** Offset of the metadata in the built pack. */
-    long metadataStart() {
+    public long metadataStart() {
         return footerStart() + 24L * rows.size();
     }
 
-    byte[] build() {
+    public byte[] build() {
         long footerStart = footerStart();
         ByteBuffer footer = ByteBuffer.allocate(24 * rows.size() + metadata.length).order(ByteOrder.LITTLE_ENDIAN);
         for (Row row : rows) {
@@ -86,7 +87,7 @@ final class HandBuiltPack {
         return pack.array();
     }
 
-    static int crc32c(byte[] bytes) {
+    public static int crc32c(byte[] bytes) {
         CRC32C crc = new CRC32C();
         crc.update(bytes);
         return (int) crc.getValue();

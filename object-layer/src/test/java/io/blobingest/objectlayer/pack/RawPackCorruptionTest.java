@@ -37,6 +37,10 @@ class RawPackCorruptionTest {
     private static final byte[] PACK = write();
     private static final long TAIL_START = PACK.length - 32;
 
+    private static final String SIZE_MISMATCH = "footer size mismatch at offset " + TAIL_START
+            + ": expected footer_start + 24*entry_count + metadata_length == " + TAIL_START;
+    private static final String NO_TAIL_MAGIC = "bad tail magic (a truncated or unfinished pack ends without it)";
+
     private final RawPackReader reader = RawPackReader.withAllFeatures();
 
     private static byte[] write() {
@@ -75,22 +79,14 @@ class RawPackCorruptionTest {
     void entryTableBitFlipIsAFooterCrcMismatch() {
         byte[] damaged = flipBit(PACK, FOOTER_START + 24 + 8, 0); // entry 1's length: 0 -> 1
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, FOOTER_START,
-                "footer crc32c mismatch at offset " + FOOTER_START + ": expected crc32c " + storedFooterCrc(PACK)
-                        + ", found crc32c " + crc(footer(damaged)));
+        assertFault(reading(damaged), CorruptPackException.class, FOOTER_START, footerCrcMismatch(PACK, damaged));
     }
 
     @Test
     void metadataBitFlipIsAFooterCrcMismatch() {
         byte[] damaged = flipBit(PACK, METADATA_START + 3, 1);
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, FOOTER_START,
-                "footer crc32c mismatch at offset " + FOOTER_START + ": expected crc32c " + storedFooterCrc(PACK)
-                        + ", found crc32c " + crc(footer(damaged)));
+        assertFault(reading(damaged), CorruptPackException.class, FOOTER_START, footerCrcMismatch(PACK, damaged));
     }
 
     // ---- tail ----------------------------------------------------------------------------------
@@ -100,12 +96,8 @@ class RawPackCorruptionTest {
         byte[] damaged = flipBit(PACK, TAIL_START, 3); // 121 -> 113
         long metadataLength = TAIL_START - METADATA_START;
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, TAIL_START,
-                "footer size mismatch at offset " + TAIL_START
-                        + ": expected footer_start + 24*entry_count + metadata_length == " + TAIL_START
-                        + ", found 113 + 24*3 + " + metadataLength + " == " + (TAIL_START - 8));
+        assertFault(reading(damaged), CorruptPackException.class, TAIL_START,
+                SIZE_MISMATCH + ", found 113 + 24*3 + " + metadataLength + " == " + (TAIL_START - 8));
     }
 
     @Test
@@ -113,12 +105,8 @@ class RawPackCorruptionTest {
         byte[] damaged = flipBit(PACK, TAIL_START + 7, 7); // 121 -> 2^63 + 121
         long metadataLength = TAIL_START - METADATA_START;
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, TAIL_START,
-                "footer size mismatch at offset " + TAIL_START
-                        + ": expected footer_start + 24*entry_count + metadata_length == " + TAIL_START
-                        + ", found 9223372036854775929 + 24*3 + " + metadataLength + " == "
+        assertFault(reading(damaged), CorruptPackException.class, TAIL_START,
+                SIZE_MISMATCH + ", found 9223372036854775929 + 24*3 + " + metadataLength + " == "
                         + new BigInteger("9223372036854775929").add(BigInteger.valueOf(72 + metadataLength)));
     }
 
@@ -127,23 +115,16 @@ class RawPackCorruptionTest {
         byte[] damaged = flipBit(PACK, TAIL_START + 8, 2); // 3 -> 7
         long metadataLength = TAIL_START - METADATA_START;
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, TAIL_START,
-                "footer size mismatch at offset " + TAIL_START
-                        + ": expected footer_start + 24*entry_count + metadata_length == " + TAIL_START
-                        + ", found " + FOOTER_START + " + 24*7 + " + metadataLength + " == " + (TAIL_START + 96));
+        assertFault(reading(damaged), CorruptPackException.class, TAIL_START,
+                SIZE_MISMATCH + ", found " + FOOTER_START + " + 24*7 + " + metadataLength + " == " + (TAIL_START + 96));
     }
 
     @Test
     void tailEntryCountTopBitFlipIsAFooterSizeMismatch() {
         byte[] damaged = flipBit(PACK, TAIL_START + 11, 7); // 3 -> 2^31 + 3: read unsigned
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, TAIL_START, null);
-        assertThatThrownBy(() -> reader.readFooter(new RecordingObject(FILE, damaged)))
-                .hasMessageContaining("24*2147483651 + ");
+        assertFault(reading(damaged), CorruptPackException.class, TAIL_START, null);
+        assertThatThrownBy(reading(damaged)).hasMessageContaining("24*2147483651 + ");
     }
 
     @Test
@@ -151,31 +132,22 @@ class RawPackCorruptionTest {
         byte[] damaged = flipBit(PACK, TAIL_START + 12, 0);
         long metadataLength = TAIL_START - METADATA_START;
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, TAIL_START, null);
-        assertThatThrownBy(() -> reader.readFooter(new RecordingObject(FILE, damaged)))
-                .hasMessageContaining("24*3 + " + (metadataLength ^ 1));
+        assertFault(reading(damaged), CorruptPackException.class, TAIL_START, null);
+        assertThatThrownBy(reading(damaged)).hasMessageContaining("24*3 + " + (metadataLength ^ 1));
     }
 
     @Test
     void tailCrcBitFlipIsAFooterCrcMismatch() {
         byte[] damaged = flipBit(PACK, TAIL_START + 16, 0);
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, FOOTER_START,
-                "footer crc32c mismatch at offset " + FOOTER_START + ": expected crc32c " + storedFooterCrc(damaged)
-                        + ", found crc32c " + crc(footer(PACK)));
+        assertFault(reading(damaged), CorruptPackException.class, FOOTER_START, footerCrcMismatch(damaged, PACK));
     }
 
     @Test
     void tailVersionBitFlipIsAnUnknownVersion() {
         byte[] damaged = flipBit(PACK, TAIL_START + 20, 1);
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                UnsupportedPackException.class, TAIL_START + 20,
+        assertFault(reading(damaged), UnsupportedPackException.class, TAIL_START + 20,
                 "unknown tail version at offset " + (TAIL_START + 20) + ": expected version 1, found version 3");
     }
 
@@ -183,9 +155,7 @@ class RawPackCorruptionTest {
     void tailFlagsBitFlipIsUnknownFlags() {
         byte[] damaged = flipBit(PACK, TAIL_START + 23, 7);
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                UnsupportedPackException.class, TAIL_START + 22,
+        assertFault(reading(damaged), UnsupportedPackException.class, TAIL_START + 22,
                 "unknown tail flags at offset " + (TAIL_START + 22) + ": expected flags 0, found flags 0x8000");
     }
 
@@ -193,10 +163,8 @@ class RawPackCorruptionTest {
     void tailMagicBitFlipIsBadTailMagic() {
         byte[] damaged = flipBit(PACK, PACK.length - 1, 0);
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, TAIL_START + 24,
-                "bad tail magic (a truncated or unfinished pack ends without it) at offset " + (TAIL_START + 24)
+        assertFault(reading(damaged), CorruptPackException.class, TAIL_START + 24,
+                NO_TAIL_MAGIC + " at offset " + (TAIL_START + 24)
                         + ": expected \"BLOBPACK\", found \"BLOBPACJ\"");
     }
 
@@ -208,10 +176,8 @@ class RawPackCorruptionTest {
         byte[] truncated = truncate(PACK, length);
         String found = quote(truncated, (int) length - 8);
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, truncated)),
-                CorruptPackException.class, length - 8,
-                "bad tail magic (a truncated or unfinished pack ends without it) at offset " + (length - 8)
+        assertFault(reading(truncated), CorruptPackException.class, length - 8,
+                NO_TAIL_MAGIC + " at offset " + (length - 8)
                         + ": expected \"BLOBPACK\", found " + found);
     }
 
@@ -220,10 +186,8 @@ class RawPackCorruptionTest {
         long length = PACK.length - 5;
         byte[] truncated = truncate(PACK, length);
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, truncated)),
-                CorruptPackException.class, length - 8,
-                "bad tail magic (a truncated or unfinished pack ends without it) at offset " + (length - 8)
+        assertFault(reading(truncated), CorruptPackException.class, length - 8,
+                NO_TAIL_MAGIC + " at offset " + (length - 8)
                         + ": expected \"BLOBPACK\", found " + quote(truncated, (int) length - 8));
     }
 
@@ -232,9 +196,7 @@ class RawPackCorruptionTest {
     void fileShorterThanHeaderAndTailIsTruncated(long length) {
         byte[] truncated = truncate(PACK, length);
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, truncated)),
-                CorruptPackException.class, 0,
+        assertFault(reading(truncated), CorruptPackException.class, 0,
                 "truncated pack at offset 0: expected at least 48 bytes, found " + length + " bytes");
     }
 
@@ -242,7 +204,7 @@ class RawPackCorruptionTest {
     void unfinishedPackWithOnlyHeaderAndPayloadIsRejected() {
         byte[] unfinished = truncate(PACK, FOOTER_START);
 
-        assertThatThrownBy(() -> reader.readFooter(new RecordingObject(FILE, unfinished)))
+        assertThatThrownBy(reading(unfinished))
                 .isExactlyInstanceOf(CorruptPackException.class)
                 .hasMessageContaining("bad tail magic");
     }
@@ -254,9 +216,7 @@ class RawPackCorruptionTest {
         byte[] damaged = PACK.clone();
         damaged[7] = 'X';
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, 0,
+        assertFault(reading(damaged), CorruptPackException.class, 0,
                 "bad header magic at offset 0: expected \"BLOBPACK\", found \"BLOBPACX\"");
     }
 
@@ -264,9 +224,7 @@ class RawPackCorruptionTest {
     void wrongHeaderVersionIsAnUnknownVersion() {
         byte[] damaged = flipBit(PACK, 9, 0); // version 1 -> 257
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                UnsupportedPackException.class, 8,
+        assertFault(reading(damaged), UnsupportedPackException.class, 8,
                 "unknown header version at offset 8: expected version 1, found version 257");
     }
 
@@ -274,9 +232,7 @@ class RawPackCorruptionTest {
     void headerFlagsAreUnknownFlags() {
         byte[] damaged = flipBit(PACK, 10, 0);
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                UnsupportedPackException.class, 10,
+        assertFault(reading(damaged), UnsupportedPackException.class, 10,
                 "unknown header flags at offset 10: expected flags 0, found flags 0x1");
     }
 
@@ -284,9 +240,7 @@ class RawPackCorruptionTest {
     void headerReservedFieldMustBeZero() {
         byte[] damaged = flipBit(PACK, 15, 7);
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, damaged)),
-                CorruptPackException.class, 12,
+        assertFault(reading(damaged), CorruptPackException.class, 12,
                 "non-zero reserved header field at offset 12: expected 0, found 0x80000000");
     }
 
@@ -311,9 +265,7 @@ class RawPackCorruptionTest {
         byte[] pack = builder.build();
         long row = builder.footerStart() + 24;
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, pack)),
-                CorruptPackException.class, row,
+        assertFault(reading(pack), CorruptPackException.class, row,
                 "entry 1 out of bounds at offset " + row
                         + ": expected a range inside the payload [16, 26), found offset 8 length 4");
     }
@@ -323,9 +275,7 @@ class RawPackCorruptionTest {
         HandBuiltPack builder = new HandBuiltPack().entry(ascii("0123456789")).row(20, 7, 0, 0);
         byte[] pack = builder.build();
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, pack)),
-                CorruptPackException.class, builder.footerStart() + 24,
+        assertFault(reading(pack), CorruptPackException.class, builder.footerStart() + 24,
                 "entry 1 out of bounds at offset " + (builder.footerStart() + 24)
                         + ": expected a range inside the payload [16, 26), found offset 20 length 7");
     }
@@ -336,19 +286,13 @@ class RawPackCorruptionTest {
         byte[] hugeLength = new HandBuiltPack().payload(ascii("0123456789")).row(16, -1L, 0, 0).build();
         byte[] wrapping = new HandBuiltPack().payload(ascii("0123456789")).row(20, Long.MAX_VALUE, 0, 0).build();
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, hugeOffset)),
-                CorruptPackException.class, 26,
+        assertFault(reading(hugeOffset), CorruptPackException.class, 26,
                 "entry 0 out of bounds at offset 26: expected a range inside the payload [16, 26), "
                         + "found offset 9223372036854775824 length 1");
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, hugeLength)),
-                CorruptPackException.class, 26,
+        assertFault(reading(hugeLength), CorruptPackException.class, 26,
                 "entry 0 out of bounds at offset 26: expected a range inside the payload [16, 26), "
                         + "found offset 16 length 18446744073709551615");
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, wrapping)),
-                CorruptPackException.class, 26, null);
+        assertFault(reading(wrapping), CorruptPackException.class, 26, null);
     }
 
     @Test
@@ -371,9 +315,7 @@ class RawPackCorruptionTest {
         HandBuiltPack builder = new HandBuiltPack().payload(ascii("abc")).row(16, 3, HandBuiltPack.crc32c(ascii("abc")), 1);
         byte[] pack = builder.build();
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, pack)),
-                UnsupportedPackException.class, builder.footerStart() + 20,
+        assertFault(reading(pack), UnsupportedPackException.class, builder.footerStart() + 20,
                 "unknown flags in entry 0 at offset " + (builder.footerStart() + 20) + ": expected flags 0, found flags 0x1");
     }
 
@@ -439,9 +381,7 @@ class RawPackCorruptionTest {
                         + "\"entry_count\":2}")
                 .build();
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, pack)),
-                CorruptPackException.class, 16 + 3 + 24,
+        assertFault(reading(pack), CorruptPackException.class, 16 + 3 + 24,
                 "metadata entry_count disagrees with the tail at offset 43: expected 1, found 2");
     }
 
@@ -453,9 +393,7 @@ class RawPackCorruptionTest {
                         + "\"entry_count\":1,\"payload_bytes\":4}")
                 .build();
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, pack)),
-                CorruptPackException.class, 43,
+        assertFault(reading(pack), CorruptPackException.class, 43,
                 "metadata payload_bytes disagrees with the entry table at offset 43: "
                         + "expected 3 (the sum of entry lengths), found 4");
     }
@@ -468,10 +406,8 @@ class RawPackCorruptionTest {
     void metadataThatIsNotOneJsonObjectIsBadMetadata(String json) {
         byte[] pack = new HandBuiltPack().metadata(json).build();
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, pack)),
-                CorruptPackException.class, 16, null);
-        assertThatThrownBy(() -> reader.readFooter(new RecordingObject(FILE, pack)))
+        assertFault(reading(pack), CorruptPackException.class, 16, null);
+        assertThatThrownBy(reading(pack))
                 .hasMessageStartingWith(FILE + ": bad metadata at offset 16: expected a");
     }
 
@@ -482,7 +418,7 @@ class RawPackCorruptionTest {
         json[text.indexOf('_')] = (byte) 0xC3; // a UTF-8 lead byte with no continuation
         byte[] pack = new HandBuiltPack().metadata(json).build();
 
-        assertThatThrownBy(() -> reader.readFooter(new RecordingObject(FILE, pack)))
+        assertThatThrownBy(reading(pack))
                 .isExactlyInstanceOf(CorruptPackException.class)
                 .hasMessageStartingWith(FILE + ": bad metadata at offset 16: expected UTF-8 text, found bytes that are not UTF-8");
     }
@@ -495,9 +431,12 @@ class RawPackCorruptionTest {
         byte[] pack = builder.build();
         long at = builder.metadataStart();
 
-        assertFault(
-                () -> reader.readFooter(new RecordingObject(FILE, pack)),
-                type, at, problem + " at offset " + at + ": " + expectedAndFound);
+        assertFault(reading(pack), type, at, problem + " at offset " + at + ": " + expectedAndFound);
+    }
+
+    /** Reading the footer of {@code pack}, stored at {@link #FILE}. */
+    private ThrowingCallable reading(byte[] pack) {
+        return () -> reader.readFooter(new RecordingObject(FILE, pack));
     }
 
     /** Asserts the exact exception type, file and offset and, unless null, the whole message after the file. */
@@ -516,13 +455,13 @@ class RawPackCorruptionTest {
                 });
     }
 
-    private static byte[] footer(byte[] pack) {
-        return Arrays.copyOfRange(pack, (int) FOOTER_START, pack.length - 32);
-    }
-
-    private static String storedFooterCrc(byte[] pack) {
-        return Integer.toUnsignedString(
-                ByteBuffer.wrap(pack, pack.length - 16, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
+    /** The footer crc mismatch of a pack whose tail is {@code tailFrom}'s and footer {@code footerFrom}'s. */
+    private static String footerCrcMismatch(byte[] tailFrom, byte[] footerFrom) {
+        String stored = Integer.toUnsignedString(
+                ByteBuffer.wrap(tailFrom, tailFrom.length - 16, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
+        byte[] footer = Arrays.copyOfRange(footerFrom, (int) FOOTER_START, footerFrom.length - 32);
+        return "footer crc32c mismatch at offset " + FOOTER_START + ": expected crc32c " + stored
+                + ", found crc32c " + crc(footer);
     }
 
     private static String crc(byte[] bytes) {

@@ -18,9 +18,11 @@ import org.junit.jupiter.api.Test;
 
 class RawPackWriterTest {
 
+    /** Where a test's writer writes, unless the test needs a stream of its own. */
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
     @Test
     void newPackStartsWithTheHeader() throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         RawPackWriter writer = RawPackWriter.create(out, METADATA);
 
         assertThat(out.toByteArray())
@@ -31,7 +33,6 @@ class RawPackWriterTest {
 
     @Test
     void appendReturnsEntryReferencesInOrderAndWritesPayloadsBackToBack() throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         RawPackWriter writer = RawPackWriter.create(out, METADATA);
 
         long first = writer.append(ascii("abc"));
@@ -48,7 +49,6 @@ class RawPackWriterTest {
     @Test
     void appendFromStreamCopiesTheStreamToItsEnd() throws IOException {
         byte[] payload = bytes(200_000, 3);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         RawPackWriter writer = RawPackWriter.create(out, METADATA);
 
         writer.append(new ByteArrayInputStream(payload));
@@ -59,7 +59,6 @@ class RawPackWriterTest {
 
     @Test
     void appendSharedWritesNoPayloadButCountsLogicalBytes() throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         RawPackWriter writer = RawPackWriter.create(out, METADATA);
         long original = writer.append(ascii("shared"));
 
@@ -72,7 +71,7 @@ class RawPackWriterTest {
 
     @Test
     void appendSharedRejectsEntriesThatDoNotExist() throws IOException {
-        RawPackWriter writer = RawPackWriter.create(new ByteArrayOutputStream(), METADATA);
+        RawPackWriter writer = RawPackWriter.create(out, METADATA);
         writer.append(ascii("one"));
 
         assertThatThrownBy(() -> writer.appendShared(RawPackFormat.entryReference(1)))
@@ -85,7 +84,6 @@ class RawPackWriterTest {
 
     @Test
     void finishWritesTableMetadataAndTailAndReturnsTheLength() throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         RawPackWriter writer = RawPackWriter.create(out, METADATA);
         writer.append(ascii("abc"));
         long predicted = writer.finishedLength();
@@ -109,7 +107,7 @@ class RawPackWriterTest {
 
     @Test
     void writerRejectsUseAfterFinish() throws IOException {
-        RawPackWriter writer = RawPackWriter.create(new ByteArrayOutputStream(), METADATA);
+        RawPackWriter writer = RawPackWriter.create(out, METADATA);
         long entry = writer.append(ascii("x"));
         writer.finish();
 
@@ -131,7 +129,6 @@ class RawPackWriterTest {
 
     @Test
     void writerRejectsUseAfterAbortButAbortsAgainQuietly() throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         RawPackWriter writer = RawPackWriter.create(out, METADATA);
         writer.append(ascii("x"));
         writer.abort();
@@ -147,8 +144,8 @@ class RawPackWriterTest {
 
     @Test
     void failedWriteLeavesTheWriterFailedBecauseTheStreamPositionIsUnknown() throws IOException {
-        FailingOutputStream out = new FailingOutputStream(20);
-        RawPackWriter writer = RawPackWriter.create(out, METADATA);
+        FailingOutputStream fullDisk = new FailingOutputStream(20);
+        RawPackWriter writer = RawPackWriter.create(fullDisk, METADATA);
 
         assertThatThrownBy(() -> writer.append(ascii("too long for the disk")))
                 .isInstanceOf(IOException.class)
@@ -165,7 +162,6 @@ class RawPackWriterTest {
 
     @Test
     void failedSourceStreamLeavesTheWriterFailedAfterPartOfThePayloadWasWritten() throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         RawPackWriter writer = RawPackWriter.create(out, METADATA);
         InputStream source = new InputStream() {
             private int served;
@@ -224,7 +220,7 @@ class RawPackWriterTest {
 
     @Test
     void stateIsASnapshotThatLaterAppendsDoNotChange() throws IOException {
-        RawPackWriter writer = RawPackWriter.create(new ByteArrayOutputStream(), METADATA);
+        RawPackWriter writer = RawPackWriter.create(out, METADATA);
         writer.append(ascii("abc"));
         RawPackWriterState state = writer.state();
 
@@ -250,13 +246,13 @@ class RawPackWriterTest {
 
     @Test
     void writerNeverClosesTheStream() throws IOException {
-        CloseTrackingOutputStream out = new CloseTrackingOutputStream();
-        RawPackWriter writer = RawPackWriter.create(out, METADATA);
+        CloseTrackingOutputStream stream = new CloseTrackingOutputStream();
+        RawPackWriter writer = RawPackWriter.create(stream, METADATA);
         writer.append(ascii("x"));
         writer.finish();
 
-        assertThat(out.closed).isFalse();
-        assertThat(out.flushed).isTrue();
+        assertThat(stream.closed).isFalse();
+        assertThat(stream.flushed).isTrue();
     }
 
     private static final class FailingOutputStream extends OutputStream {

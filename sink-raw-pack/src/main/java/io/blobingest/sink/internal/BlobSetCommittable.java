@@ -11,7 +11,7 @@ import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
  *
  * @param basePath the storage root the set was written under
  * @param rowCount rows in the manifest
- * @param sidecars every Raw Pack and Dedicated sidecar of the set, in id order
+ * @param sidecars every Raw Pack and Dedicated sidecar of the set, in the order they were closed
  * @param manifestLength the manifest file's length in bytes
  * @param manifest what the file system needs to publish the manifest
  */

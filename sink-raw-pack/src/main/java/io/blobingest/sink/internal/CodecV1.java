@@ -16,8 +16,7 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * The field encodings shared by VERSION_1 of the writer state and committable serializers and by
- * the descriptor row network serializer. Frozen: a later version that needs another encoding gets
+ * The field encodings shared by VERSION_1 of the writer state and committable serializers. Frozen: a later version that needs another encoding gets
  * a new codec, and this one stays to read old bytes.
  *
  * <p>Strings and byte arrays are an int length then the bytes (UTF-8 for strings); nullable values

@@ -1,0 +1,298 @@
+package io.blobingest.storage;
+
+import io.blobingest.objectlayer.pack.RawPackFooter;
+import io.blobingest.objectlayer.pack.RawPackMetadata;
+import io.blobingest.objectlayer.pack.RawPackReader;
+import io.blobingest.objectlayer.pack.RawPackWriter;
+import io.blobingest.objectlayer.storage.ReadableObject;
+import io.blobingest.storage.testing.InProgressUpload;
+import io.blobingest.storage.testing.ObjectGet;
+import io.blobingest.storage.testing.S3ServerExtension;
+
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
+import org.apache.flink.core.fs.RecoverableWriter;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.as;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
+
+/**
+ * Objects written through Flink's {@link RecoverableWriter} (as the sinks write them) read back
+ * through {@link FlinkFileSystemStorage}, on S3 (S3Proxy, through the flink-s3-fs-hadoop plugin)
+ * and on the local file system.
+ */
+class FlinkFileSystemStorageITCase {
+
+    @RegisterExtension static final S3ServerExtension S3 = new S3ServerExtension();
+
+    @TempDir static java.nio.file.Path localRoot;
+
+    /** Above Flink's minimum S3 part size (5 MiB), so at least one part is uploaded before persist. */
+    private static final int MORE_THAN_ONE_PART = 5 * 1024 * 1024 + 1000;
+
+    private final FlinkFileSystemStorage storage = new FlinkFileSystemStorage();
+
+    enum Store {
+        S3,
+        LOCAL
+    }
+
+    @BeforeAll
+    static void initializeFileSystems() {
+        S3.initializeFlinkFileSystems();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Store.class)
+    void objectWrittenAcrossAFailureReadsBackByteExact(Store store) throws IOException {
+        URI uri = uri(store, "recovered/object.blob");
+        Path path = new Path(uri);
+        RecoverableWriter writer = FileSystem.get(uri).createRecoverableWriter();
+        byte[] persisted = randomBytes(MORE_THAN_ONE_PART, 1);
+        byte[] lost = randomBytes(777, 2);
+        byte[] afterRecovery = randomBytes(4321, 3);
+
+        RecoverableFsDataOutputStream first = writer.open(path);
+        first.write(persisted);
+        byte[] checkpointed = serialize(writer.getResumeRecoverableSerializer(), first.persist());
+        first.write(lost);
+        first.close(); // the task fails: what was written after persist() is gone
+
+        RecoverableWriter.ResumeRecoverable resumable =
+                deserialize(writer.getResumeRecoverableSerializer(), checkpointed);
+        RecoverableFsDataOutputStream second = writer.recover(resumable);
+        assertThat(second.getPos()).isEqualTo(persisted.length);
+        second.write(afterRecovery);
+        second.closeForCommit().commit();
+
+        byte[] expected = concat(persisted, afterRecovery);
+        try (ReadableObject object = storage.open(uri)) {
+            assertThat(object.length()).isEqualTo(expected.length);
+            assertThat(object.location()).isEqualTo(uri.toString());
+            assertRangeReadsBack(object, expected, expected.length - 64 * 1024, 64 * 1024);
+            assertRangeReadsBack(object, expected, 0, 16);
+            assertRangeReadsBack(object, expected, persisted.length - 100, 200);
+            assertRangeReadsBack(object, expected, 5 * 1024 * 1024 - 10, 20);
+            assertRangeReadsBack(object, expected, 0, expected.length);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Store.class)
+    void commitAfterRecoveryTwiceIsHarmless(Store store) throws IOException {
+        URI uri = uri(store, "committed-twice/object.blob");
+        RecoverableWriter writer = FileSystem.get(uri).createRecoverableWriter();
+        byte[] content = randomBytes(10_000, 4);
+
+        RecoverableFsDataOutputStream out = writer.open(new Path(uri));
+        out.write(content);
+        RecoverableFsDataOutputStream.Committer committer = out.closeForCommit();
+        byte[] checkpointed = serialize(writer.getCommitRecoverableSerializer(), committer.getRecoverable());
+        committer.commit();
+
+        // Restored from the checkpoint after the commit already happened, then again.
+        for (int attempt = 0; attempt < 2; attempt++) {
+            writer.recoverForCommit(deserialize(writer.getCommitRecoverableSerializer(), checkpointed))
+                    .commitAfterRecovery();
+        }
+
+        try (ReadableObject object = storage.open(uri)) {
+            byte[] all = new byte[content.length];
+            object.readFully(0, all, 0, all.length);
+            assertThat(all).isEqualTo(content);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Store.class)
+    void missingObjectIsFileNotFoundNamingTheUri(Store store) {
+        URI uri = uri(store, "missing/never-written.blob");
+
+        assertThatThrownBy(() -> storage.open(uri))
+                .isInstanceOf(FileNotFoundException.class)
+                .hasMessageStartingWith(uri + " does not exist");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Store.class)
+    void readPastTheEndIsEofNamingUriOffsetAndLength(Store store) throws IOException {
+        URI uri = uri(store, "short/object.blob");
+        writeAndCommit(uri, randomBytes(100, 5));
+
+        try (ReadableObject object = storage.open(uri)) {
+            assertThatThrownBy(() -> object.readFully(90, new byte[20], 0, 20))
+                    .isInstanceOf(EOFException.class)
+                    .hasMessage(uri + ": wanted 20 bytes at offset 90, the object is 100 bytes long");
+        }
+    }
+
+    @Test
+    void eachRangedReadIsOneBoundedGet() throws IOException {
+        String key = "requests/object.blob";
+        URI uri = S3.uri(key);
+        int length = 3 * 1024 * 1024;
+        byte[] content = randomBytes(length, 6);
+        writeAndCommit(uri, content);
+        S3.clearRecordedReads();
+
+        try (ReadableObject object = storage.open(uri)) {
+            assertThat(S3.recordedGets()).as("open reads metadata only").isEmpty();
+            assertThat(S3.recordedHeads()).as("open reads the object's status").containsExactly(key);
+
+            int footer = 64 * 1024;
+            assertRangeReadsBack(object, content, length - footer, footer);
+            int middle = 1024 * 1024;
+            assertRangeReadsBack(object, content, middle, 200 * 1024);
+            // 300 KiB forward: Flink's seek() would skip() this gap by reading it.
+            int forward = middle + 200 * 1024 + 300 * 1024;
+            assertRangeReadsBack(object, content, forward, 10 * 1024);
+            // Inside the range the previous GET asked for (readahead 64 KiB): no new request.
+            assertRangeReadsBack(object, content, forward + 10 * 1024, 20 * 1024);
+            assertRangeReadsBack(object, content, 16, 1024 * 1024);
+
+            assertThat(S3.recordedGets())
+                    .containsExactly(
+                            new ObjectGet(key, range(length - footer, footer)),
+                            new ObjectGet(key, range(middle, 200 * 1024)),
+                            new ObjectGet(key, range(forward, 64 * 1024)),
+                            new ObjectGet(key, range(16, 1024 * 1024)));
+            // Hadoop's S3A open() reads the status again: Flink's FileSystem cannot hand it over.
+            assertThat(S3.recordedHeads()).containsExactly(key, key);
+        }
+    }
+
+    @Test
+    void rawPackOnS3PlansWithOneGetAndReadsEachEntryWithOneMore() throws IOException {
+        String key = "it/pack/10000000000000000000000000000000.blob";
+        URI uri = S3.uri(key);
+        byte[][] payloads = {randomBytes(100_000, 10), randomBytes(7, 11), randomBytes(300_000, 12)};
+        RecoverableFsDataOutputStream out =
+                FileSystem.get(uri).createRecoverableWriter().open(new Path(uri));
+        RawPackWriter packWriter =
+                RawPackWriter.create(out, new RawPackMetadata("set-1", 1, "flink-storage-it"));
+        for (byte[] payload : payloads) {
+            packWriter.append(payload);
+        }
+        packWriter.finish();
+        out.closeForCommit().commit();
+        S3.clearRecordedReads();
+
+        try (ReadableObject object = storage.open(uri)) {
+            RawPackFooter footer = RawPackReader.withAllFeatures().readFooter(object);
+            assertThat(footer.entryCount()).isEqualTo(payloads.length);
+            assertThat(S3.recordedGets()).hasSize(1);
+
+            for (int index : new int[] {2, 0}) {
+                int length = Math.toIntExact(footer.entryLength(index));
+                byte[] payload = new byte[length];
+                object.readFully(footer.entryOffset(index), payload, 0, length);
+                RawPackReader.verifyPayload(footer, index, payload, 0, length);
+                assertThat(payload).isEqualTo(payloads[index]);
+            }
+            assertThat(S3.recordedGets()).hasSize(3);
+        }
+    }
+
+    @Test
+    void uncommittedMultipartUploadIsInProgressAndNoObject() throws IOException {
+        String prefix = "it/uncommitted/";
+        String key = prefix + "object.blob";
+        URI uri = S3.uri(key);
+        FileSystem fileSystem = FileSystem.get(uri);
+        RecoverableWriter writer = fileSystem.createRecoverableWriter();
+
+        RecoverableFsDataOutputStream out = writer.open(new Path(uri));
+        out.write(randomBytes(MORE_THAN_ONE_PART, 7)); // uploaded as part 1
+        out.write(randomBytes(1000, 8)); // below the part size: persist() stores it aside
+        RecoverableWriter.ResumeRecoverable persisted = out.persist();
+
+        assertThat(S3.inProgressMultipartUploads()).extracting(InProgressUpload::key).contains(key);
+        assertThat(S3.objectKeys(prefix))
+                .doesNotContain(key)
+                .singleElement(as(STRING))
+                .startsWith("it/uncommitted/_object.blob_tmp_");
+        assertThat(fileSystem.exists(new Path(uri))).isFalse();
+        assertThatThrownBy(() -> storage.open(uri))
+                .isInstanceOf(FileNotFoundException.class)
+                .hasMessageStartingWith(uri + " does not exist");
+
+        out.closeForCommit().commit();
+
+        assertThat(S3.inProgressMultipartUploads()).extracting(InProgressUpload::key).doesNotContain(key);
+        assertThat(S3.objectKeys(prefix)).contains(key).anyMatch(name -> name.contains("_tmp_"));
+        assertThat(S3.objectBytes(key)).hasSize(MORE_THAN_ONE_PART + 1000);
+
+        writer.cleanupRecoverableState(persisted);
+
+        assertThat(S3.objectKeys(prefix)).containsExactly(key);
+    }
+
+    private static URI uri(Store store, String relative) {
+        return switch (store) {
+            case S3 -> S3.uri("it/" + relative);
+            case LOCAL -> localRoot.resolve(relative).toUri();
+        };
+    }
+
+    private static void writeAndCommit(URI uri, byte[] content) throws IOException {
+        RecoverableFsDataOutputStream out =
+                FileSystem.get(uri).createRecoverableWriter().open(new Path(uri));
+        out.write(content);
+        out.closeForCommit().commit();
+    }
+
+    private static void assertRangeReadsBack(ReadableObject object, byte[] expected, int position, int length)
+            throws IOException {
+        byte[] buffer = new byte[length + 8];
+        object.readFully(position, buffer, 4, length);
+        assertThat(Arrays.copyOfRange(buffer, 4, 4 + length))
+                .as("%d bytes at %d of %s", length, position, object.location())
+                .isEqualTo(Arrays.copyOfRange(expected, position, position + length));
+        assertThat(Arrays.copyOfRange(buffer, 0, 4)).containsOnly(0);
+        assertThat(Arrays.copyOfRange(buffer, 4 + length, buffer.length)).containsOnly(0);
+    }
+
+    private static String range(long position, long length) {
+        return position + "-" + (position + length - 1);
+    }
+
+    private static byte[] randomBytes(int length, long seed) {
+        byte[] bytes = new byte[length];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] result = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, result, first.length, second.length);
+        return result;
+    }
+
+    private static <T> byte[] serialize(SimpleVersionedSerializer<T> serializer, T value)
+            throws IOException {
+        return SimpleVersionedSerialization.writeVersionAndSerialize(serializer, value);
+    }
+
+    private static <T> T deserialize(SimpleVersionedSerializer<T> serializer, byte[] bytes)
+            throws IOException {
+        return SimpleVersionedSerialization.readVersionAndDeSerialize(serializer, bytes);
+    }
+}

@@ -1,0 +1,94 @@
+package io.blobingest.sink;
+
+import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.internal.BlobSetCommittable;
+import io.blobingest.sink.internal.BlobSetCommitter;
+import io.blobingest.sink.internal.BlobSetWriterState;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/**
+ * A {@link RawPackSink} whose committer throws once, before committing, on its third commit
+ * call ({@link Failures.Point#IN_COMMITTER}). Everything else is the real sink.
+ */
+final class FailOnceCommitSink
+        implements Sink<PlacedBlob>,
+                SupportsWriterState<PlacedBlob, BlobSetWriterState>,
+                SupportsCommitter<BlobSetCommittable>,
+                SupportsPostCommitTopology<BlobSetCommittable> {
+
+    private static final long serialVersionUID = 1L;
+    private static final ConcurrentMap<String, AtomicInteger> COMMIT_CALLS = new ConcurrentHashMap<>();
+
+    private final RawPackSink sink;
+    private final String runId;
+
+    FailOnceCommitSink(RawPackSink sink, String runId) {
+        this.sink = sink;
+        this.runId = runId;
+        COMMIT_CALLS.putIfAbsent(runId, new AtomicInteger());
+    }
+
+    @Override
+    public SinkWriter<PlacedBlob> createWriter(WriterInitContext context) throws IOException {
+        return sink.createWriter(context);
+    }
+
+    @Override
+    public StatefulSinkWriter<PlacedBlob, BlobSetWriterState> restoreWriter(
+            WriterInitContext context, Collection<BlobSetWriterState> recoveredState) throws IOException {
+        return sink.restoreWriter(context, recoveredState);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<BlobSetWriterState> getWriterStateSerializer() {
+        return sink.getWriterStateSerializer();
+    }
+
+    @Override
+    public Committer<BlobSetCommittable> createCommitter(CommitterInitContext context) {
+        BlobSetCommitter committer = sink.createCommitter(context);
+        return new Committer<>() {
+            @Override
+            public void commit(Collection<CommitRequest<BlobSetCommittable>> requests)
+                    throws IOException, InterruptedException {
+                if (COMMIT_CALLS.get(runId).incrementAndGet() >= 3
+                        && Failures.fireOnce(runId, Failures.Point.IN_COMMITTER)) {
+                    throw Failures.injected(Failures.Point.IN_COMMITTER, "before committing "
+                            + requests.stream().map(r -> r.getCommittable().blobSet()).toList());
+                }
+                committer.commit(requests);
+            }
+
+            @Override
+            public void close() {
+                committer.close();
+            }
+        };
+    }
+
+    @Override
+    public SimpleVersionedSerializer<BlobSetCommittable> getCommittableSerializer() {
+        return sink.getCommittableSerializer();
+    }
+
+    @Override
+    public void addPostCommitTopology(DataStream<CommittableMessage<BlobSetCommittable>> committables) {
+        sink.addPostCommitTopology(committables);
+    }
+}

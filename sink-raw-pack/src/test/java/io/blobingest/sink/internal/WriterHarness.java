@@ -1,0 +1,115 @@
+package io.blobingest.sink.internal;
+
+import io.blobingest.sink.RollPolicy;
+import io.blobingest.sink.TestBlobs;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import org.apache.flink.api.common.operators.ProcessingTimeService;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.RecoverableWriter;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+
+/** Runs {@link RawPackSinkWriter} and {@link BlobSetCommitter} outside Flink, on the local file system. */
+final class WriterHarness {
+
+    static final Duration ROLL_INTERVAL = Duration.ofSeconds(60);
+
+    final Path base;
+    final SinkSettings settings;
+    final RecoverableWriter fs;
+    final ManualClock clock = new ManualClock();
+
+    WriterHarness(Path base, RollPolicy policy, long packTargetSize) throws IOException {
+        this.base = base;
+        this.settings = new SinkSettings(base.toUri().toString(), packTargetSize, policy, ROLL_INTERVAL, "writer-test");
+        this.fs = FileSystem.getLocalFileSystem().createRecoverableWriter();
+    }
+
+    RawPackSinkWriter writer() throws IOException {
+        return restore(List.of());
+    }
+
+    RawPackSinkWriter restore(Collection<BlobSetWriterState> states) throws IOException {
+        return new RawPackSinkWriter(
+                settings, fs, 0, clock, UnregisteredMetricsGroup.createSinkWriterMetricGroup(), states);
+    }
+
+    BlobSetWriterStateSerializer stateSerializer() {
+        return new BlobSetWriterStateSerializer(fs.getCommitRecoverableSerializer(), fs.getResumeRecoverableSerializer());
+    }
+
+    static void write(RawPackSinkWriter writer, long... indexes) throws IOException {
+        for (long i : indexes) {
+            writer.write(TestBlobs.placed(i), null);
+        }
+    }
+
+    static void commit(Collection<BlobSetCommittable> committables) throws IOException {
+        List<Committer.CommitRequest<BlobSetCommittable>> requests = new ArrayList<>();
+        for (BlobSetCommittable committable : committables) {
+            requests.add(new Request(committable));
+        }
+        try (BlobSetCommitter committer = new BlobSetCommitter(UnregisteredMetricsGroup.createOperatorMetricGroup())) {
+            committer.commit(requests);
+        }
+    }
+
+    /** A processing-time clock that moves only when told. */
+    static final class ManualClock implements ProcessingTimeService {
+        long now = 1_000_000;
+
+        @Override
+        public long getCurrentProcessingTime() {
+            return now;
+        }
+
+        @Override
+        public ScheduledFuture<?> registerTimer(long timestamp, ProcessingTimeCallback target) {
+            throw new UnsupportedOperationException("the writer sets no timers");
+        }
+    }
+
+    /** A commit request as Flink's committer operator passes it; the committer signals nothing on success. */
+    private record Request(BlobSetCommittable committable) implements Committer.CommitRequest<BlobSetCommittable> {
+        @Override
+        public BlobSetCommittable getCommittable() {
+            return committable;
+        }
+
+        @Override
+        public int getNumberOfRetries() {
+            return 0;
+        }
+
+        @Override
+        public void signalFailedWithKnownReason(Throwable t) {
+            throw new AssertionError("unexpected failure signal", t);
+        }
+
+        @Override
+        public void signalFailedWithUnknownReason(Throwable t) {
+            throw new AssertionError("unexpected failure signal", t);
+        }
+
+        @Override
+        public void retryLater() {
+            throw new AssertionError("unexpected retry");
+        }
+
+        @Override
+        public void updateAndRetryLater(BlobSetCommittable committable) {
+            throw new AssertionError("unexpected retry");
+        }
+
+        @Override
+        public void signalAlreadyCommitted() {
+            throw new AssertionError("unexpected already-committed signal");
+        }
+    }
+}
