@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Flink 2.2 emits the committables of a job's final checkpoint (end of bounded input, or stop
  * with {@code --drain}) after this operator's input has ended (FLINK-38614), when the descriptor
- * sink can no longer take records. Such blob sets are committed and their manifests exist, but
- * their rows cannot be delivered here: they are logged as an error and counted in {@code
- * blobSetsNotDelivered}, and must be re-emitted from their manifests.
+ * sink can no longer take records. {@link DescriptorDrainOperator} prevents that by committing
+ * and delivering everything before the end of input passes; should a set still arrive after it,
+ * it is logged as an error and counted in {@code blobSetsNotDelivered}, never dropped silently.
  */
 public final class CommittedDescriptorEmitter extends AbstractStreamOperator<DescriptorRow>
         implements OneInputStreamOperator<CommittableMessage<BlobSetCommittable>, DescriptorRow>, BoundedOneInput {
