@@ -30,10 +30,10 @@ class RawPackSinkITCase {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(RollPolicy.class)
-    void boundedInputCommitsEveryBlobAndDeliversWholeBlobSetsAtMostOnce(RollPolicy policy, @TempDir Path base)
+    void boundedInputCommitsAndDeliversEveryBlobExactlyOnce(RollPolicy policy, @TempDir Path base)
             throws Exception {
         SinkJob job = new SinkJob(base, policy, 600, null);
         job.runToEndOfInput();
-        job.assertEveryBlobCommittedAndWholeBlobSetsDeliveredAtMostOnce();
+        job.assertEveryBlobExactlyOnceAndByteExact();
     }
 }

@@ -190,28 +190,6 @@ final class SinkJob {
         assertDeliveredRowsAreTheCommittedOnes(delivered, manifestRows);
     }
 
-    /**
-     * The checks for a bounded run: every blob committed once and byte-exact; descriptors
-     * delivered at most once, whole blob sets at a time. The sets Flink 2.2 commits in the final
-     * checkpoint are not delivered (FLINK-38614).
-     */
-    void assertEveryBlobCommittedAndWholeBlobSetsDeliveredAtMostOnce() throws Exception {
-        assertEveryBlobCommittedOnceAndByteExact();
-        List<DescriptorRow> delivered = TransactionalRowSink.committedRows(runId);
-        assertThat(delivered).extracting(DescriptorRow::sourceOffset).doesNotHaveDuplicates();
-        Set<Long> deliveredOffsets = delivered.stream().map(DescriptorRow::sourceOffset).collect(Collectors.toSet());
-        Map<String, List<DescriptorRow>> manifests = new StoredBlobs(base).committedManifests();
-        List<DescriptorRow> deliverable = new java.util.ArrayList<>();
-        manifests.forEach((set, rows) -> {
-            long deliveredRows = rows.stream().filter(row -> deliveredOffsets.contains(row.sourceOffset())).count();
-            assertThat(deliveredRows).as("delivered rows of blob set " + set).isIn(0L, (long) rows.size());
-            if (deliveredRows > 0) {
-                deliverable.addAll(rows);
-            }
-        });
-        assertDeliveredRowsAreTheCommittedOnes(delivered, deliverable);
-    }
-
     private List<DescriptorRow> assertEveryBlobCommittedOnceAndByteExact() throws Exception {
         StoredBlobs stored = new StoredBlobs(base);
         Map<String, List<DescriptorRow>> manifests = stored.committedManifests();
