@@ -3,13 +3,13 @@ package io.blobingest.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.objectlayer.BlobKind;
+import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.pack.RawPackFooter;
 import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.RawPackReader;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import io.blobingest.objectlayer.storage.ReadableObject;
-import io.blobingest.sink.internal.BlobSetLayout;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,7 +42,7 @@ public final class StoredBlobs {
     /** Every committed manifest's rows, keyed by blob set. */
     public Map<String, List<DescriptorRow>> committedManifests() throws IOException {
         Map<String, List<DescriptorRow>> sets = new HashMap<>();
-        Path descriptors = base.resolve(BlobSetLayout.DESCRIPTORS_DIRECTORY);
+        Path descriptors = base.resolve(BlobSets.DESCRIPTORS_DIRECTORY);
         if (!Files.isDirectory(descriptors)) {
             return sets;
         }
@@ -50,7 +50,7 @@ public final class StoredBlobs {
             try (DescriptorManifestReader reader =
                     DescriptorManifestReader.open(new org.apache.flink.core.fs.Path(manifest.toUri()))) {
                 String name = manifest.getFileName().toString();
-                assertThat(name).isEqualTo(reader.blobSet() + BlobSetLayout.MANIFEST_SUFFIX);
+                assertThat(name).isEqualTo(reader.blobSet() + BlobSets.MANIFEST_SUFFIX);
                 sets.put(reader.blobSet(), reader.readAll());
             }
         }
@@ -90,7 +90,7 @@ public final class StoredBlobs {
                 .map(r -> r.blob().blobId())
                 .collect(Collectors.toSet());
         for (long id : packIds) {
-            Path pack = base.resolve(blobSet).resolve(BlobSetLayout.sidecarFileName(id));
+            Path pack = base.resolve(blobSet).resolve(BlobSets.sidecarFileName(id));
             RawPackFooter footer = footer(pack);
             assertThat(footer.blobSet()).isEqualTo(blobSet);
             assertThat(footer.blobId()).isEqualTo(id);
@@ -125,7 +125,7 @@ public final class StoredBlobs {
     public void assertOnlyCommittedFilesAreVisible(Map<String, List<DescriptorRow>> manifests) {
         Set<Path> expected = new HashSet<>();
         manifests.forEach((set, rows) -> {
-            expected.add(base.resolve(BlobSetLayout.DESCRIPTORS_DIRECTORY).resolve(set + BlobSetLayout.MANIFEST_SUFFIX));
+            expected.add(base.resolve(BlobSets.DESCRIPTORS_DIRECTORY).resolve(set + BlobSets.MANIFEST_SUFFIX));
             for (DescriptorRow row : rows) {
                 if (row.blob().kind() == BlobKind.PACKED || row.blob().kind() == BlobKind.DEDICATED) {
                     expected.add(sidecar(row));
@@ -138,7 +138,7 @@ public final class StoredBlobs {
     }
 
     private Path sidecar(DescriptorRow row) {
-        return base.resolve(row.blobSet()).resolve(BlobSetLayout.sidecarFileName(row.blob().blobId()));
+        return base.resolve(row.blobSet()).resolve(BlobSets.sidecarFileName(row.blob().blobId()));
     }
 
     private RawPackFooter footer(Path pack) throws IOException {

@@ -1,5 +1,6 @@
 package io.blobingest.sink.internal;
 
+import io.blobingest.objectlayer.BlobSets;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.core.fs.Path;
@@ -25,7 +26,7 @@ public record BlobSetCommittable(
 
     public BlobSetCommittable {
         Objects.requireNonNull(basePath, "basePath");
-        BlobSetLayout.requireValidBlobSetName(blobSet);
+        BlobSets.requireValidName(blobSet);
         Objects.requireNonNull(manifest, "manifest");
         sidecars = List.copyOf(sidecars);
         if (rowCount < 1) {

@@ -1,5 +1,6 @@
 package io.blobingest.sink.internal;
 
+import io.blobingest.objectlayer.BlobSets;
 import java.util.UUID;
 
 /**
@@ -31,6 +32,6 @@ final class BlobSetNames {
     }
 
     String next() {
-        return BlobSetLayout.requireValidBlobSetName(prefix + sequence++);
+        return BlobSets.requireValidName(prefix + sequence++);
     }
 }

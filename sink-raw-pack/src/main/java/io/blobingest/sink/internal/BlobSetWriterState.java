@@ -1,5 +1,6 @@
 package io.blobingest.sink.internal;
 
+import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.pack.RawPackWriterState;
 import java.util.List;
@@ -25,7 +26,7 @@ public record BlobSetWriterState(
         List<DescriptorRow> rows) {
 
     public BlobSetWriterState {
-        BlobSetLayout.requireValidBlobSetName(blobSet);
+        BlobSets.requireValidName(blobSet);
         finishedSidecars = List.copyOf(finishedSidecars);
         rows = List.copyOf(rows);
     }

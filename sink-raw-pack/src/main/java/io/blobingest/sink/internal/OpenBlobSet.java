@@ -1,6 +1,7 @@
 package io.blobingest.sink.internal;
 
 import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.RawPackMetadata;
@@ -58,7 +59,7 @@ final class OpenBlobSet implements AutoCloseable {
             long nextSidecarId,
             List<PendingSidecar> finishedSidecars,
             List<DescriptorRow> rows) {
-        this.name = BlobSetLayout.requireValidBlobSetName(name);
+        this.name = BlobSets.requireValidName(name);
         this.createdAtMillis = createdAtMillis;
         this.basePath = settings.basePath();
         this.base = settings.base();
@@ -253,9 +254,9 @@ final class OpenBlobSet implements AutoCloseable {
     }
 
     private long allocateSidecarId() {
-        if (nextSidecarId > BlobSetLayout.MAX_SIDECAR_ID) {
+        if (nextSidecarId > BlobSets.MAX_SIDECAR_ID) {
             throw new IllegalStateException("blob set '" + name + "' has used every sidecar id up to "
-                    + BlobSetLayout.MAX_SIDECAR_ID);
+                    + BlobSets.MAX_SIDECAR_ID);
         }
         return nextSidecarId++;
     }

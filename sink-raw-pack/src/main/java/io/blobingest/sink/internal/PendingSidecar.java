@@ -1,5 +1,6 @@
 package io.blobingest.sink.internal;
 
+import io.blobingest.objectlayer.BlobSets;
 import java.util.Objects;
 import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
 
@@ -14,7 +15,7 @@ public record PendingSidecar(long sidecarId, SidecarKind kind, long length, Comm
     public PendingSidecar {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(recoverable, "recoverable");
-        if (sidecarId < 1 || sidecarId > BlobSetLayout.MAX_SIDECAR_ID) {
+        if (sidecarId < 1 || sidecarId > BlobSets.MAX_SIDECAR_ID) {
             throw new IllegalArgumentException("sidecar id must be a non-zero u32, found " + sidecarId);
         }
         if (length < 0) {

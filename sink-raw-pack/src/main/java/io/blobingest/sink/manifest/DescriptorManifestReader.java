@@ -2,9 +2,9 @@ package io.blobingest.sink.manifest;
 
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobKind;
+import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.pack.RawPackReader;
-import io.blobingest.sink.internal.BlobSetLayout;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
@@ -95,7 +95,7 @@ public final class DescriptorManifestReader implements Closeable {
             checkSpecVersion(location, metadata.get(DescriptorManifestSchema.META_SPEC_VERSION));
             checkFields(location, schema.getFields());
             String blobSet = metadata.get(DescriptorManifestSchema.META_BLOB_SET);
-            if (!BlobSetLayout.isValidBlobSetName(blobSet)) {
+            if (!BlobSets.isValidName(blobSet)) {
                 throw new ManifestFormatException(
                         location, "bad blob_set metadata: expected [0-9a-z-]{1,64}, found " + quote(blobSet));
             }

@@ -2,8 +2,8 @@ package io.blobingest.sink.manifest;
 
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobKind;
+import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
-import io.blobingest.sink.internal.BlobSetLayout;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -49,7 +49,7 @@ public final class DescriptorManifestWriter {
      */
     public static void write(String blobSet, List<DescriptorRow> rows, OutputStream out)
             throws IOException {
-        BlobSetLayout.requireValidBlobSetName(blobSet);
+        BlobSets.requireValidName(blobSet);
         Set<String> requiredFeatures = new TreeSet<>();
         for (int i = 0; i < rows.size(); i++) {
             DescriptorRow row = rows.get(i);

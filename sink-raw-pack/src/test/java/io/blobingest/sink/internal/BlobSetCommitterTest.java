@@ -4,6 +4,7 @@ import static io.blobingest.sink.internal.WriterHarness.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.StoredBlobs;
@@ -58,7 +59,7 @@ class BlobSetCommitterTest {
         assertThatThrownBy(() -> commit(List.of(set)))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("blob set " + set.blobSet())
-                .hasMessageContaining(BlobSetLayout.sidecarFileName(1))
+                .hasMessageContaining(BlobSets.sidecarFileName(1))
                 .hasMessageContaining("is missing after commit");
         assertThat(new StoredBlobs(base).committedManifests()).isEmpty();
     }

@@ -1,6 +1,7 @@
 package io.blobingest.sink.internal;
 
 import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.objectlayer.pack.RawPackFormat;
@@ -32,7 +33,7 @@ final class GoldenStates {
     private GoldenStates() {}
 
     static String sidecarPath(long id) {
-        return "/tmp/blobingest-golden/base/" + BLOB_SET + "/" + BlobSetLayout.sidecarFileName(id);
+        return "/tmp/blobingest-golden/base/" + BLOB_SET + "/" + BlobSets.sidecarFileName(id);
     }
 
     static String manifestPath() {
