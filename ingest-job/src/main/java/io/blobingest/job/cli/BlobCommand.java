@@ -5,7 +5,7 @@ import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobReadPlan;
 import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.ResolveContext;
-import io.blobingest.objectlayer.storage.LocalBlobStorage;
+import io.blobingest.objectlayer.storage.BlobStorage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -47,8 +48,9 @@ final class BlobCommand implements Runnable {
                 description = "packed, dedicated or external (default: ${DEFAULT-VALUE}).")
         String kind;
 
-        @Option(names = "--base", description = "Base directory of the blob sets (packed, dedicated).")
-        Path base;
+        @Option(names = "--base", description = "Base directory or URI of the blob sets, e.g. s3://bucket/prefix"
+                + " (packed, dedicated).")
+        String base;
 
         @Option(names = "--set", description = "The blob set (packed, dedicated).")
         String blobSet;
@@ -63,11 +65,13 @@ final class BlobCommand implements Runnable {
         @Option(names = "--size", description = "The descriptor's size in bytes (external: 0 with position 0 = whole object).")
         Long size;
 
-        @Option(names = "--uri", description = "The External blob's absolute file: URI.")
+        @Option(names = "--uri", description = "The External blob's absolute URI (file:, s3:).")
         String uri;
 
         @Option(names = {"-o", "--output"}, description = "Write to this file instead of stdout.")
         Path output;
+
+        @Mixin StorageOptions storageOptions;
 
         @Override
         public Integer call() throws IOException {
@@ -75,9 +79,10 @@ final class BlobCommand implements Runnable {
             BlobDescriptor descriptor = descriptor(blobKind);
             ResolveContext context = blobKind == BlobKind.EXTERNAL
                     ? ResolveContext.noBlobSet()
-                    : ResolveContext.forBlobSet(base.toUri(), blobSet, Set.of());
+                    : ResolveContext.forBlobSet(Locations.toUri(base), blobSet, Set.of());
+            BlobStorage storage = storageOptions.storageFor(blobKind == BlobKind.EXTERNAL ? uri : base);
             byte[] bytes;
-            try (ObjectLayer objectLayer = ObjectLayer.builder(new LocalBlobStorage()).build()) {
+            try (ObjectLayer objectLayer = ObjectLayer.builder(storage).build()) {
                 BlobReadPlan plan = objectLayer.plan(objectLayer.resolve(descriptor, context));
                 bytes = objectLayer.decode(plan, objectLayer.read(plan));
             }

@@ -5,6 +5,7 @@ import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.RawPackMetadata;
 import io.blobingest.objectlayer.pack.RawPackReader;
 import io.blobingest.objectlayer.pack.RawPackWriter;
+import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.BufferedOutputStream;
@@ -12,12 +13,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -40,7 +43,11 @@ final class PackCommand implements Runnable {
     }
 
     static RawPackFooter readFooter(Path file) throws IOException {
-        try (ReadableObject object = new LocalBlobStorage().open(file.toUri())) {
+        return readFooter(new LocalBlobStorage(), file.toUri());
+    }
+
+    static RawPackFooter readFooter(BlobStorage storage, URI file) throws IOException {
+        try (ReadableObject object = storage.open(file)) {
             return RawPackReader.withAllFeatures().readFooter(object);
         }
     }
@@ -132,13 +139,15 @@ final class PackCommand implements Runnable {
         @Option(names = "--entries", defaultValue = "20", description = "Entries to list (default: ${DEFAULT-VALUE}; -1 = all).")
         int entries;
 
-        @Parameters(index = "0", paramLabel = "FILE", description = "The pack file.")
-        Path file;
+        @Parameters(index = "0", paramLabel = "FILE", description = "The pack file: a path or a URI (s3://bucket/key).")
+        String file;
+
+        @Mixin StorageOptions storageOptions;
 
         @Override
         public Integer call() throws IOException {
             PrintWriter stdout = spec.commandLine().getOut();
-            RawPackFooter footer = readFooter(file);
+            RawPackFooter footer = readFooter(storageOptions.storageFor(file), Locations.toUri(file));
             stdout.printf("file            %s%n", footer.file());
             stdout.printf("length          %d%n", footer.fileLength());
             stdout.printf("format          Raw Pack v%d%n", RawPackFormat.CURRENT_VERSION);

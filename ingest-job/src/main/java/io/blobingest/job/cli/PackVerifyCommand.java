@@ -1,21 +1,25 @@
 package io.blobingest.job.cli;
 
+import io.blobingest.job.internal.FileTrees;
+import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.pack.PackFault;
 import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.RawPackReader;
 import io.blobingest.objectlayer.pack.RawPackVerifier;
-import io.blobingest.objectlayer.storage.LocalBlobStorage;
+import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.ReadableObject;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -38,25 +42,30 @@ final class PackVerifyCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Pack files or directories.")
-    List<Path> paths;
+    @Parameters(arity = "1..*", paramLabel = "PATH",
+            description = "Pack files or directories: paths or URIs (s3://bucket/prefix).")
+    List<String> paths;
+
+    @Mixin StorageOptions storageOptions;
 
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         RawPackVerifier verifier = new RawPackVerifier(RawPackReader.withAllFeatures());
-        LocalBlobStorage storage = new LocalBlobStorage();
         int packs = 0;
         int skipped = 0;
         List<PackFault> faults = new ArrayList<>();
-        for (Path file : sidecars()) {
-            try (ReadableObject object = storage.open(file.toUri())) {
-                if (!looksLikePack(object)) {
-                    skipped++;
-                    continue;
+        for (String location : paths) {
+            BlobStorage storage = storageOptions.storageFor(location);
+            for (URI file : sidecars(location)) {
+                try (ReadableObject object = storage.open(file)) {
+                    if (!looksLikePack(object)) {
+                        skipped++;
+                        continue;
+                    }
+                    packs++;
+                    faults.addAll(verifier.verify(object));
                 }
-                packs++;
-                faults.addAll(verifier.verify(object));
             }
         }
         for (PackFault fault : faults) {
@@ -66,22 +75,23 @@ final class PackVerifyCommand implements Callable<Integer> {
         return faults.isEmpty() ? BlobIngestCli.EXIT_OK : BlobIngestCli.EXIT_FAULT;
     }
 
-    private List<Path> sidecars() throws IOException {
-        List<Path> files = new ArrayList<>();
-        for (Path path : paths) {
-            if (Files.isDirectory(path)) {
-                try (Stream<Path> walk = Files.walk(path)) {
-                    walk.filter(p -> Files.isRegularFile(p) && p.getFileName().toString().endsWith(".blob"))
-                            .sorted()
-                            .forEach(files::add);
-                }
-            } else if (Files.isRegularFile(path)) {
-                files.add(path);
-            } else {
-                throw new ParameterException(spec.commandLine(), "no such file or directory: " + path);
-            }
+    /** The file itself, or the .blob files below a directory (an S3 prefix), listed through Flink's file system. */
+    private List<URI> sidecars(String location) throws IOException {
+        Path root = new Path(Locations.toUri(location));
+        FileStatus status;
+        try {
+            status = root.getFileSystem().getFileStatus(root);
+        } catch (FileNotFoundException e) {
+            throw new ParameterException(spec.commandLine(), "no such file or directory: " + location);
         }
-        return files;
+        if (!status.isDir()) {
+            return List.of(root.toUri());
+        }
+        return FileTrees.files(root).stream()
+                .map(FileStatus::getPath)
+                .filter(file -> file.getName().endsWith(BlobSets.SIDECAR_SUFFIX))
+                .map(Path::toUri)
+                .toList();
     }
 
     private static boolean looksLikePack(ReadableObject object) throws IOException {

@@ -6,7 +6,6 @@ import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.sink.RawPackSinkOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -18,7 +17,6 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
-import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -89,6 +87,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Configuration config = configuration();
+        FlinkPlugins.initializeFileSystems(config);
         PrintWriter out = spec.commandLine().getOut();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         try {
@@ -101,13 +100,18 @@ public final class RunCommand implements Callable<Integer> {
                 config.get(BlobKafkaOptions.DESCRIPTOR_TOPIC), config.get(BlobKafkaOptions.DEAD_LETTER_TOPIC));
         out.flush();
         JobExecutionResult result = env.execute(config.get(PipelineOptions.NAME));
+        if (!result.isJobExecutionResult()) {
+            // flink run -d: submitted, still running on the cluster.
+            out.printf("blob-ingest: job %s submitted%n", result.getJobID());
+            return BlobIngestCli.EXIT_OK;
+        }
         out.printf("blob-ingest: job %s finished after %d ms%n", result.getJobID(), result.getNetRuntime());
         return BlobIngestCli.EXIT_OK;
     }
 
     /** The job's configuration from file, options and -D, in that order of precedence. */
     Configuration configuration() throws IOException {
-        Configuration config = configFile == null ? new Configuration() : loadConfigFile(configFile);
+        Configuration config = configFile == null ? new Configuration() : ConfigFiles.load(configFile, spec.commandLine());
         config.set(PipelineOptions.NAME, "blob-ingest");
         config.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
         if (!config.contains(CheckpointingOptions.CHECKPOINTING_INTERVAL) || checkpointInterval != null) {
@@ -160,23 +164,6 @@ public final class RunCommand implements Callable<Integer> {
                 spec.commandLine(), "--resume: no completed checkpoint under " + checkpointDir.toAbsolutePath()));
     }
 
-    private Configuration loadConfigFile(Path file) throws IOException {
-        if (!Files.isRegularFile(file)) {
-            throw new ParameterException(spec.commandLine(), "--config: no such file: " + file);
-        }
-        // Flink's own YAML loader reads <dir>/config.yaml; give it exactly that file.
-        Path directory = Files.createTempDirectory("blob-ingest-config");
-        try {
-            Files.copy(file, directory.resolve(GlobalConfiguration.FLINK_CONF_FILENAME));
-            return GlobalConfiguration.loadConfiguration(directory.toString());
-        } catch (IllegalConfigurationException e) {
-            throw new ParameterException(spec.commandLine(), "--config " + file + ": " + e.getMessage());
-        } finally {
-            Files.deleteIfExists(directory.resolve(GlobalConfiguration.FLINK_CONF_FILENAME));
-            Files.deleteIfExists(directory);
-        }
-    }
-
     private Duration duration(String option, String text) {
         try {
             return org.apache.flink.util.TimeUtils.parseDuration(text);
@@ -193,9 +180,6 @@ public final class RunCommand implements Callable<Integer> {
 
     /** A plain path becomes an absolute file: URI; a URI with a scheme is kept. */
     static String baseUri(String base) {
-        if (base.matches("^[a-zA-Z][a-zA-Z0-9+.-]*://.*")) {
-            return base;
-        }
-        return Path.of(base).toAbsolutePath().normalize().toUri().toString();
+        return Locations.toUri(base).toString();
     }
 }
