@@ -9,13 +9,15 @@ import io.blobingest.objectlayer.BlobRequest;
 import io.blobingest.objectlayer.BlobFeatures;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.ObjectLayer;
+import io.blobingest.objectlayer.BlobSets;
+import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -24,6 +26,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
 import org.apache.kafka.common.header.Header;
 
 /** What a pipeline run left behind, and the checks every pipeline test makes of it. */
@@ -31,30 +35,48 @@ final class PipelineOutput {
 
     final List<DescriptorRow> descriptors;
     final List<DescriptorRow> manifestRows;
-    final Path base;
+    final URI base;
+    private final BlobStorage storage;
 
-    private PipelineOutput(List<DescriptorRow> descriptors, List<DescriptorRow> manifestRows, Path base) {
+    private PipelineOutput(List<DescriptorRow> descriptors, List<DescriptorRow> manifestRows, URI base, BlobStorage storage) {
         this.descriptors = descriptors;
         this.manifestRows = manifestRows;
         this.base = base;
+        this.storage = storage;
     }
 
     static PipelineOutput read(KafkaBrokerExtension kafka, String descriptorTopic, Path base) throws IOException {
+        return read(kafka, descriptorTopic, base.toUri(), new LocalBlobStorage());
+    }
+
+    /** What a run left under {@code base} on any Flink file system, read back through {@code storage}. */
+    static PipelineOutput read(KafkaBrokerExtension kafka, String descriptorTopic, URI base, BlobStorage storage)
+            throws IOException {
         List<DescriptorRow> descriptors = kafka.drainCommitted(descriptorTopic).stream()
                 .map(DescriptorRecords::parse)
                 .collect(Collectors.toList());
         List<DescriptorRow> manifestRows = new ArrayList<>();
-        Path manifests = base.resolve("_descriptors");
-        if (Files.isDirectory(manifests)) {
-            try (Stream<Path> files = Files.list(manifests)) {
-                for (Path manifest : files.filter(p -> p.getFileName().toString().endsWith(".arrow")).sorted().toList()) {
-                    try (DescriptorManifestReader reader = DescriptorManifestReader.open(new org.apache.flink.core.fs.Path(manifest.toUri()))) {
-                        manifestRows.addAll(reader.readAll());
-                    }
-                }
+        for (org.apache.flink.core.fs.Path manifest : manifests(base)) {
+            try (DescriptorManifestReader reader = DescriptorManifestReader.open(manifest)) {
+                manifestRows.addAll(reader.readAll());
             }
         }
-        return new PipelineOutput(descriptors, manifestRows, base);
+        return new PipelineOutput(descriptors, manifestRows, base, storage);
+    }
+
+    /** The committed manifests under {@code base}, sorted. */
+    static List<org.apache.flink.core.fs.Path> manifests(URI base) throws IOException {
+        org.apache.flink.core.fs.Path directory = new org.apache.flink.core.fs.Path(
+                new org.apache.flink.core.fs.Path(base), BlobSets.DESCRIPTORS_DIRECTORY);
+        FileSystem fileSystem = directory.getFileSystem();
+        if (!fileSystem.exists(directory)) {
+            return List.of();
+        }
+        return Stream.of(fileSystem.listStatus(directory))
+                .map(FileStatus::getPath)
+                .filter(p -> p.getName().endsWith(BlobSets.MANIFEST_SUFFIX))
+                .sorted(Comparator.comparing(org.apache.flink.core.fs.Path::toString))
+                .toList();
     }
 
     /**
@@ -69,13 +91,13 @@ final class PipelineOutput {
         for (DescriptorRow row : descriptors) {
             byIndex.put(TestWorkload.indexOf(row.attributes()), row);
         }
-        try (ObjectLayer objectLayer = ObjectLayer.builder(new LocalBlobStorage()).build()) {
+        try (ObjectLayer objectLayer = ObjectLayer.builder(storage).build()) {
             List<Integer> indexes = new ArrayList<>(byIndex.keySet());
             // Batches keep the heap bounded: the workload holds 20 MiB blobs.
             for (int from = 0; from < indexes.size(); from += 200) {
                 List<Integer> batch = indexes.subList(from, Math.min(indexes.size(), from + 200));
                 List<BlobRequest> requests = batch.stream()
-                        .map(i -> BlobRequest.forRow(byIndex.get(i), base.toUri(), BlobFeatures.ALL))
+                        .map(i -> BlobRequest.forRow(byIndex.get(i), base, BlobFeatures.ALL))
                         .toList();
                 List<byte[]> blobs = objectLayer.readAll(requests);
                 for (int k = 0; k < batch.size(); k++) {
@@ -128,9 +150,5 @@ final class PipelineOutput {
         CRC32C crc = new CRC32C();
         crc.update(bytes);
         return crc.getValue();
-    }
-
-    static URI uri(Path path) {
-        return path.toUri();
     }
 }
