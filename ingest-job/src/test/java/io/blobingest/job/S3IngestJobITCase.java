@@ -77,7 +77,7 @@ class S3IngestJobITCase {
         output.assertExactlyOnceAndByteExact(workload, IntStream.range(0, workload.count()).boxed().collect(Collectors.toSet()));
         assertThat(KAFKA.drainCommitted(name + "-dead-letters")).isEmpty();
 
-        RunResult verify = runCli(withS3Options("pack", "verify", base.toString()));
+        RunResult verify = runCli(S3CliOptions.withS3Options(S3, "pack", "verify", base.toString()));
         assertThat(verify.exitCode()).as(verify.output()).isZero();
         assertThat(verify.output()).containsPattern("[1-9][0-9]* packs checked, 0 faults");
         assertBlobCatReadsFromS3(output, workload, 5, dir.resolve("dedicated"));
@@ -93,7 +93,7 @@ class S3IngestJobITCase {
                 .orElseThrow();
         BlobDescriptor blob = row.blob();
 
-        RunResult cat = runCli(withS3Options("blob", "cat", "--kind", blob.kind().name().toLowerCase(Locale.ROOT),
+        RunResult cat = runCli(S3CliOptions.withS3Options(S3, "blob", "cat", "--kind", blob.kind().name().toLowerCase(Locale.ROOT),
                 "--base", output.base.toString(), "--set", row.blobSet(), "--id", Long.toString(blob.blobId()),
                 "--position", Long.toUnsignedString(blob.position()), "--size", Long.toString(blob.size()),
                 "-o", out.toString()));
@@ -132,7 +132,7 @@ class S3IngestJobITCase {
                 .map(manifest -> manifest.getName().substring(0, manifest.getName().indexOf('-')))
                 .collect(Collectors.toSet());
         assertThat(writerRuns).as("writer instances (a restored writer draws a new run id)").hasSizeGreaterThan(PARTITIONS);
-        RunResult verify = runCli(withS3Options("pack", "verify", S3.uri(name).toString()));
+        RunResult verify = runCli(S3CliOptions.withS3Options(S3, "pack", "verify", S3.uri(name).toString()));
         assertThat(verify.exitCode()).as(verify.output()).isZero();
     }
 
@@ -143,14 +143,7 @@ class S3IngestJobITCase {
                 "--input-topic", name, "--descriptor-topic", name + "-descriptors", "--dlq-topic", name + "-dead-letters",
                 "--base", S3.uri(name).toString(), "--checkpoint-interval", "1s"));
         args.addAll(List.of(extra));
-        return withS3Options(args.toArray(String[]::new));
-    }
-
-    /** The S3 server's endpoint, credentials and buffer directory as -D options after {@code args}. */
-    static String[] withS3Options(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        S3.flinkConfiguration().toMap().forEach((key, value) -> all.addAll(List.of("-D", key + "=" + value)));
-        return all.toArray(String[]::new);
+        return S3CliOptions.withS3Options(S3, args.toArray(String[]::new));
     }
 
     static void createTopics(String name) throws Exception {
@@ -171,16 +164,16 @@ class S3IngestJobITCase {
     }
 
     private static void awaitManifests(String prefix, int count) throws InterruptedException {
-        awaitCondition(() -> S3.objectKeys(prefix + "/_descriptors/").size() >= count,
-                count + " manifests under " + prefix + "/_descriptors/");
+        Await.until(() -> S3.objectKeys(prefix + "/_descriptors/").size() >= count,
+                count + " manifests under " + prefix + "/_descriptors/", Duration.ofMinutes(2));
     }
 
     private static void awaitDescriptors(String topic, int distinct) throws InterruptedException {
-        awaitCondition(() -> KAFKA.drainCommitted(topic).stream()
+        Await.until(() -> KAFKA.drainCommitted(topic).stream()
                         .map(record -> new String(record.headers().lastHeader("seq").value()))
                         .distinct()
                         .count() >= distinct,
-                distinct + " distinct committed descriptors in " + topic);
+                distinct + " distinct committed descriptors in " + topic, Duration.ofMinutes(3));
     }
 
     private static JobID runningJob(ClusterClient<?> client) throws Exception {
@@ -189,16 +182,5 @@ class S3IngestJobITCase {
                 .map(JobStatusMessage::getJobId)
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no running job"));
-    }
-
-    private static void awaitCondition(java.util.function.BooleanSupplier condition, String what)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(500);
-        }
     }
 }

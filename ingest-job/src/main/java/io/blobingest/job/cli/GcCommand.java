@@ -49,8 +49,9 @@ final class GcCommand implements Callable<Integer> {
         }
         Leftovers leftovers = Leftovers.under(Locations.toUri(base), storageOptions.configuration());
         PrintWriter out = spec.commandLine().getOut();
-        Instant now = Instant.now();
         List<Leftover> found = leftovers.find();
+        // Ages count from after the listing: a store may stamp what it lists with its own clock.
+        Instant now = Instant.now();
         int old = 0;
         int removed = 0;
         int committed = 0;
