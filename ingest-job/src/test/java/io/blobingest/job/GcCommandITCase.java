@@ -30,6 +30,8 @@ class GcCommandITCase {
 
     static final int PARTITIONS = 2;
     static final String BASE_PREFIX = "gc";
+    /** Records before this one of a {@link TestWorkload} are its large boundary cases. */
+    static final int FIRST_SMALL_RECORD = 9;
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
@@ -47,7 +49,7 @@ class GcCommandITCase {
     @Test
     void gcListsThenAbortsTheUploadsAndPartsOfACancelledJobButNothingCommitted(
             @InjectClusterClient ClusterClient<?> client) throws Exception {
-        RunResult committedRun = runCli(runArgs("committed", new TestWorkload(3, 40), "--bounded"));
+        RunResult committedRun = runCli(runArgs("committed", new TestWorkload(3, 60), "--bounded"));
         assertThat(committedRun.exitCode()).as(committedRun.output()).isZero();
         List<String> committed = S3.objectKeys(BASE_PREFIX + "/").stream().filter(key -> !key.contains("_tmp_")).toList();
         assertThat(committed).anyMatch(key -> key.endsWith(".arrow")).anyMatch(key -> key.endsWith(".blob"));
@@ -90,13 +92,17 @@ class GcCommandITCase {
         return S3CliOptions.withS3Options(S3, args.toArray(String[]::new));
     }
 
-    /** A size-or-time run that keeps its set open: uploads stay in progress, each checkpoint persists. */
+    /**
+     * A size-or-time run that keeps its set open: uploads stay in progress, each checkpoint persists.
+     * Its input is the workload's small records (the 5-20 MiB ones at the start left out): packs
+     * are enough to leave uploads and parts.
+     */
     private static String[] runArgs(String topic, TestWorkload workload, String... extra) throws Exception {
         KAFKA.createTopic(topic, PARTITIONS);
         KAFKA.createTopic(topic + "-descriptors", 1);
         KAFKA.createTopic(topic + "-dead-letters", 1);
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        for (int i = 0; i < workload.count(); i++) {
+        for (int i = FIRST_SMALL_RECORD; i < workload.count(); i++) {
             records.add(workload.record(topic, PARTITIONS, i));
         }
         KAFKA.send(records);
