@@ -71,6 +71,9 @@ class DeadLetterITCase {
         List<Input> bad = List.of(
                 bad("null value", DeadLetterCode.NULL_VALUE, null),
                 bad("position without size", DeadLetterCode.BAD_RANGE, bytes("abc"), BlobHeaders.POSITION, "5"),
+                // A video segment is dead-lettered whole: the dead-letter producer needs room for it.
+                bad("large, size without position", DeadLetterCode.BAD_RANGE, clip(5 * 1024 * 1024),
+                        BlobHeaders.SIZE, "5"),
                 bad("non-numeric range", DeadLetterCode.BAD_RANGE, null, BlobHeaders.URI, clipUri,
                         BlobHeaders.MODE, "reference", BlobHeaders.POSITION, "ten", BlobHeaders.SIZE, "5"),
                 bad("negative range", DeadLetterCode.BAD_RANGE, null, BlobHeaders.URI, clipUri,
@@ -104,6 +107,7 @@ class DeadLetterITCase {
                 "-D", "sink.raw-pack.roll-policy=size-or-time",
                 "-D", "sink.raw-pack.pack-target-size=4mb",
                 "-D", "external.allowed-prefixes=" + allowedPrefix,
+                "-D", "kafka.properties=max.request.size:" + KafkaBrokerExtension.MAX_MESSAGE_BYTES,
                 // A failure would fail the run instead of being retried: bad input must not cause one.
                 "-D", "restart-strategy.type=none");
 
@@ -127,7 +131,7 @@ class DeadLetterITCase {
         assertThat(run.output())
                 .contains("run summary: " + (workload.count() + 1) + " descriptors")
                 .contains("external            1 references")
-                .contains("dead letters 9: null-value 1, bad-range 4, bad-uri 2, uri-not-allowed 1,"
+                .contains("dead letters 10: null-value 1, bad-range 5, bad-uri 2, uri-not-allowed 1,"
                         + " external-ingest-unsupported 1");
     }
 
