@@ -107,7 +107,6 @@ class DeadLetterITCase {
                 "-D", "sink.raw-pack.roll-policy=size-or-time",
                 "-D", "sink.raw-pack.pack-target-size=4mb",
                 "-D", "external.allowed-prefixes=" + allowedPrefix,
-                "-D", "kafka.properties=max.request.size:" + KafkaBrokerExtension.MAX_MESSAGE_BYTES,
                 // A failure would fail the run instead of being retried: bad input must not cause one.
                 "-D", "restart-strategy.type=none");
 

@@ -41,6 +41,7 @@ public final class BlobKafkaConnectors {
     private final String transactionalIdPrefix;
     private final Duration transactionTimeout;
     private final boolean bounded;
+    private final long deadLetterMaxRecordBytes;
     private final Properties clientProperties;
 
     private BlobKafkaConnectors(ReadableConfig config) {
@@ -65,6 +66,11 @@ public final class BlobKafkaConnectors {
                 config.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL),
                 config.get(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE));
         bounded = config.get(BlobKafkaOptions.BOUNDED);
+        deadLetterMaxRecordBytes = config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE).getBytes();
+        if (deadLetterMaxRecordBytes > Integer.MAX_VALUE) {
+            throw new IllegalConfigurationException(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE.key()
+                    + " must be below 2 GiB, found " + config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE));
+        }
         clientProperties = ClientProperties.of(config.get(BlobKafkaOptions.CLIENT_PROPERTIES));
     }
 
@@ -96,12 +102,20 @@ public final class BlobKafkaConnectors {
 
     /** Exactly one record per descriptor, visible to {@code read_committed} consumers once its checkpoint completes. */
     public KafkaSink<DescriptorRow> descriptorSink() {
-        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), descriptorTransactionalIdPrefix());
+        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), descriptorTransactionalIdPrefix(),
+                new Properties());
     }
 
-    /** Exactly one record per refused input record, committed with the same checkpoints. */
+    /**
+     * Exactly one record per refused input record, committed with the same checkpoints. Its producer
+     * takes records as large as {@link BlobKafkaOptions#DEAD_LETTER_MAX_RECORD_SIZE}: a refused
+     * record is its input copied whole, and one that does not fit would fail the job.
+     */
     public KafkaSink<DeadLetter> deadLetterSink() {
-        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix());
+        Properties producer = new Properties();
+        producer.setProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(deadLetterMaxRecordBytes));
+        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix(),
+                producer);
     }
 
     /** The prefix the descriptor sink's transactional ids start with. */
@@ -114,10 +128,14 @@ public final class BlobKafkaConnectors {
         return transactionalIdPrefix + DEAD_LETTER_SINK_SUFFIX;
     }
 
-    private <T> KafkaSink<T> exactlyOnceSink(KafkaRecordSerializationSchema<T> serializer, String idPrefix) {
+    private <T> KafkaSink<T> exactlyOnceSink(
+            KafkaRecordSerializationSchema<T> serializer, String idPrefix, Properties sinkProperties) {
+        Properties producer = new Properties();
+        producer.putAll(clientProperties);
+        producer.putAll(sinkProperties);
         return KafkaSink.<T>builder()
                 .setBootstrapServers(bootstrapServers)
-                .setKafkaProducerConfig(clientProperties)
+                .setKafkaProducerConfig(producer)
                 .setProperty(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Long.toString(transactionTimeout.toMillis()))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(idPrefix)

@@ -65,7 +65,7 @@ class ConfigurationDocsTest {
         Configuration config = configuration("run", "--config", file.toString());
 
         assertThat(config.get(BlobKafkaOptions.INPUT_TOPIC)).isEqualTo("blobs");
-        assertThat(config.get(BlobKafkaOptions.CLIENT_PROPERTIES)).containsEntry("max.request.size", "33554432");
+        assertThat(config.get(BlobKafkaOptions.DEAD_LETTER_TOPIC)).isEqualTo("blob-dead-letters");
         assertThat(config.get(RawPackSinkOptions.ROLL_POLICY)).isEqualTo(RollPolicy.SIZE_OR_TIME);
         assertThat(config.get(RawPackSinkOptions.PACK_TARGET_SIZE)).isEqualTo(MemorySize.parse("256mb"));
         assertThat(config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES))
