@@ -26,7 +26,6 @@ import org.apache.flink.client.program.ClusterClient;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.core.execution.CheckpointType;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -173,9 +172,8 @@ class KafkaConnectorsITCase {
         BlobKafkaConnectors connectors = BlobKafkaConnectors.fromConfig(config);
         BlobRecordClassifier classifier =
                 new BlobRecordClassifier(PlacementPolicy.lanceDefaults(), List.of(ALLOWED), MAX_BLOB_BYTES);
-        KafkaSource<BlobRecord> source = connectors.source();
         SingleOutputStreamOperator<DescriptorRow> descriptors = env
-                .fromSource(source, WatermarkStrategy.noWatermarks(), "input")
+                .fromSource(connectors.source(), WatermarkStrategy.noWatermarks(), "input")
                 .setParallelism(1)
                 .process(new InlineAndReferenceOnly(classifier), BlobTypes.DESCRIPTOR_ROW)
                 .setParallelism(1);
