@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.IngestJobITCase.RunResult;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import io.blobingest.sink.StoredBlobs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * JVM against this JVM's broker: killed with SIGKILL mid-stream, then started again with {@code
  * --resume --bounded}. The resumed job restores the newest retained checkpoint, aborts the dead
  * process's open Kafka transactions (same group id, so same transactional id prefix), and every
- * input, before and after the crash, ends up exactly once and byte-exact.
+ * input, before and after the crash, ends up exactly once and byte-exact; the dead process's
+ * leftovers are hidden in-progress files only.
  */
 class ProcessCrashITCase {
 
@@ -76,6 +78,8 @@ class ProcessCrashITCase {
             Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
             PipelineOutput.read(KAFKA, "descriptors", base).assertExactlyOnceAndByteExact(WORKLOAD, all);
             assertThat(KAFKA.drainCommitted("dead-letters")).as("dead letters").isEmpty();
+            StoredBlobs stored = new StoredBlobs(base);
+            stored.assertOnlyCommittedFilesAreVisible(stored.committedManifests());
             RunResult verify = IngestJobITCase.runCli("pack", "verify", base.toString());
             assertThat(verify.exitCode()).as(verify.output()).isZero();
             assertThat(verify.output()).contains(" 0 faults");
