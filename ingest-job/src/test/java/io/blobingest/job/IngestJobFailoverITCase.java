@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.IngestJobITCase.RunResult;
 import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.kafka.BlobTypes;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.PlacedBlob;
@@ -13,7 +14,6 @@ import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.StoredBlobs;
-import io.blobingest.kafka.BlobTypes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
