@@ -1,12 +1,15 @@
 package io.blobingest.kafka;
 
+import io.blobingest.kafka.internal.BoundedKafkaSource;
 import io.blobingest.kafka.internal.ClientProperties;
 import io.blobingest.kafka.internal.TransactionTimeouts;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetter;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.IllegalConfigurationException;
@@ -16,7 +19,10 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.KafkaSourceEnumState;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -82,10 +88,10 @@ public final class BlobKafkaConnectors {
     /**
      * The input topic, read {@code read_committed} from the group's committed offsets (earliest when
      * it has none) unless a checkpoint says otherwise; bounded mode stops at the offsets that are the
-     * latest when the job starts.
+     * latest when the job starts, also when it restores a checkpoint of an unbounded run.
      */
     @SuppressWarnings("deprecation") // the connector's committedOffsets still takes OffsetResetStrategy
-    public KafkaSource<BlobRecord> source() {
+    public Source<BlobRecord, KafkaPartitionSplit, KafkaSourceEnumState> source() {
         KafkaSourceBuilder<BlobRecord> builder = KafkaSource.<BlobRecord>builder()
                 .setBootstrapServers(bootstrapServers)
                 .setTopics(inputTopic)
@@ -96,6 +102,10 @@ public final class BlobKafkaConnectors {
                 .setProperties(clientProperties);
         if (bounded) {
             builder.setBounded(OffsetsInitializer.latest());
+            Properties adminProperties = new Properties();
+            adminProperties.putAll(clientProperties);
+            adminProperties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            return new BoundedKafkaSource<>(builder.build(), List.of(inputTopic), adminProperties);
         }
         return builder.build();
     }
