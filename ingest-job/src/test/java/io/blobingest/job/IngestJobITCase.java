@@ -14,7 +14,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,14 +64,7 @@ class IngestJobITCase {
 
     static void produce(TestWorkload workload, String topic) throws Exception {
         KAFKA.createTopic(topic, PARTITIONS);
-        List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
-        for (int i = 0; i < workload.count(); i++) {
-            batch.add(workload.record(topic, PARTITIONS, i));
-            if (batch.size() == 500 || i == workload.count() - 1) {
-                KAFKA.send(batch);
-                batch.clear();
-            }
-        }
+        workload.send(KAFKA, topic, PARTITIONS, 0, workload.count());
     }
 
     record RunResult(int exitCode, String output) {}
