@@ -1,5 +1,8 @@
 package io.blobingest.kafka.embedded;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -8,6 +11,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A real Kafka broker inside this JVM: one combined KRaft node (broker and controller), its logs
@@ -23,6 +28,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Largest record the broker accepts: room for 40 MiB video segments and their headers. */
     public static final int MAX_MESSAGE_BYTES = 48 * 1024 * 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
 
     private final KafkaClusterTestKit cluster;
 
@@ -49,7 +56,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 .setConfigProp("replica.fetch.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
                 .build();
         try {
-            cluster.format();
+            formatQuietly(cluster);
             cluster.startup();
             cluster.waitForReadyBrokers();
         } catch (Exception e) {
@@ -61,6 +68,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             throw e;
         }
         return new EmbeddedKafkaBroker(cluster);
+    }
+
+    /**
+     * Kafka's storage formatter reports to {@code System.out}, which belongs to the program that
+     * embeds the broker (the demo prints its results there); its report goes to the log instead.
+     */
+    private static void formatQuietly(KafkaClusterTestKit cluster) throws Exception {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(report, true, StandardCharsets.UTF_8));
+        try {
+            cluster.format();
+        } finally {
+            System.setOut(stdout);
+            LOG.debug("Kafka storage formatter: {}", report.toString(StandardCharsets.UTF_8).strip());
+        }
     }
 
     public String bootstrapServers() {
