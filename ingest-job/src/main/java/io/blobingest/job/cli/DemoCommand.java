@@ -138,7 +138,7 @@ public final class DemoCommand implements Callable<Integer> {
         RunBaseline baseline = RunBaseline.take(new org.apache.flink.core.fs.Path(directory.base().toUri()));
         StringWriter runOutput = new StringWriter();
         long jobStarted = System.nanoTime();
-        CompletableFuture<Integer> job = startJob(runArguments(bootstrap, directory), runOutput);
+        CompletableFuture<Integer> job = startJob(runArguments(bootstrap, directory, workload), runOutput);
         boolean finished = awaitCommitted(job, baseline, bootstrap, workload.count(), jobStarted);
         Duration jobTime = Duration.ofNanos(System.nanoTime() - jobStarted);
         out.print(runOutput);
@@ -176,7 +176,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         out.printf("External files: %s (external.allowed-prefixes); placement: Inline up to %s, Dedicated above"
                         + " %s; Raw Packs up to %s%n",
-                directory.allowedPrefix(), DemoWorkload.INLINE_MAX_SIZE,
+                workload.externalPrefix(), DemoWorkload.INLINE_MAX_SIZE,
                 IngestJobOptions.DEDICATED_THRESHOLD.defaultValue(), PACK_TARGET_SIZE);
         out.flush();
     }
@@ -192,7 +192,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** The {@code run} command line the demo runs: the same code path as a user's {@code run}. */
-    private List<String> runArguments(String bootstrap, DemoDirectory directory) {
+    private List<String> runArguments(String bootstrap, DemoDirectory directory, DemoWorkload workload) {
         List<String> args = new ArrayList<>(List.of(
                 "run",
                 "--bootstrap-servers", bootstrap,
@@ -202,7 +202,7 @@ public final class DemoCommand implements Callable<Integer> {
                 "--base", directory.base().toString(),
                 "--parallelism", Integer.toString(PARTITIONS),
                 "--checkpoint-interval", CHECKPOINT_INTERVAL,
-                "-D", IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES.key() + "=" + directory.allowedPrefix(),
+                "-D", IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES.key() + "=" + workload.externalPrefix(),
                 "-D", IngestJobOptions.INLINE_MAX_SIZE.key() + "=" + DemoWorkload.INLINE_MAX_SIZE,
                 "-D", RawPackSinkOptions.PACK_TARGET_SIZE.key() + "=" + PACK_TARGET_SIZE.toString(),
                 "-D", RawPackSinkOptions.CREATED_BY.key() + "=blob-ingest demo"));

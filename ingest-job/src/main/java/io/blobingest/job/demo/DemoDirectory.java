@@ -57,12 +57,6 @@ public final class DemoDirectory {
         return base.resolve(EXTERNAL);
     }
 
-    /** The {@code external.allowed-prefixes} value that allows {@link #externalDirectory()} and nothing else. */
-    public String allowedPrefix() {
-        String uri = externalDirectory().toUri().toString();
-        return uri.endsWith("/") ? uri : uri + "/";
-    }
-
     private static boolean isEmpty(Path directory) throws IOException {
         try (Stream<Path> entries = Files.list(directory)) {
             return entries.findAny().isEmpty();

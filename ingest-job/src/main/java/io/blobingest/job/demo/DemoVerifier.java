@@ -49,7 +49,7 @@ public final class DemoVerifier {
      * Reads both topics until every record of the workload is accounted for (or {@code timeout}
      * passes), then up to their last stable offsets, and checks what was read.
      */
-    public Verification verify(String descriptorTopic, String deadLetterTopic, Duration timeout) throws IOException {
+    public Verification verify(String descriptorTopic, String deadLetterTopic, Duration timeout) {
         List<ConsumerRecord<byte[], byte[]>> descriptorRecords = new ArrayList<>();
         List<ConsumerRecord<byte[], byte[]>> deadLetterRecords = new ArrayList<>();
         try (CommittedTopic descriptors = new CommittedTopic(bootstrapServers, descriptorTopic);
@@ -63,6 +63,12 @@ public final class DemoVerifier {
             descriptorRecords.addAll(descriptors.readToEnd(READ_TO_END_TIMEOUT));
             deadLetterRecords.addAll(deadLetters.readToEnd(READ_TO_END_TIMEOUT));
         }
+        return check(descriptorRecords, deadLetterRecords);
+    }
+
+    /** Checks records already read from the descriptor and dead-letter topics. */
+    public Verification check(
+            List<ConsumerRecord<byte[], byte[]>> descriptorRecords, List<ConsumerRecord<byte[], byte[]>> deadLetterRecords) {
         return new Check(descriptorRecords, deadLetterRecords).run();
     }
 
@@ -86,7 +92,7 @@ public final class DemoVerifier {
             this.deadLetterRecords = deadLetterRecords;
         }
 
-        Verification run() throws IOException {
+        Verification run() {
             indexDescriptors();
             indexDeadLetters();
             for (int i = 0; i < workload.count(); i++) {

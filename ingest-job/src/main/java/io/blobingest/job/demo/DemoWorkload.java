@@ -80,6 +80,12 @@ public final class DemoWorkload {
         return externalDirectory;
     }
 
+    /** The {@code external.allowed-prefixes} value that allows the external directory and nothing else. */
+    public String externalPrefix() {
+        String uri = externalDirectory.toUri().toString();
+        return uri.endsWith("/") ? uri : uri + "/";
+    }
+
     public DemoRecordKind kind(int index) {
         if (fault(index) != null) {
             return DemoRecordKind.BAD;
