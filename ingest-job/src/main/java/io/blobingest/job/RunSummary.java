@@ -59,6 +59,7 @@ public final class RunSummary {
         this.dedicatedBytes = tally.dedicatedBytes;
         this.packTargetBytes = packTargetBytes;
         this.elapsed = elapsed;
+        // EnumMap's copy constructor refuses an empty map that is not an EnumMap.
         this.deadLetters = Collections.unmodifiableMap(deadLetters.isEmpty()
                 ? new EnumMap<>(DeadLetterCode.class) : new EnumMap<>(deadLetters));
     }

@@ -52,6 +52,7 @@ class IngestJobITCase {
                 "--checkpoint-interval", "1s", "--bounded");
 
         assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("run summary: " + workload.count() + " descriptors", "dead letters 0");
         PipelineOutput output = PipelineOutput.read(KAFKA, "descriptors", base);
         Set<Integer> all = IntStream.range(0, workload.count()).boxed().collect(Collectors.toSet());
         output.assertExactlyOnceAndByteExact(workload, all);

@@ -63,7 +63,21 @@ public final class BlobIngestCli implements Runnable {
         return commandLine;
     }
 
-    private static String describe(Exception exception) {
+    /**
+     * The exception's message, and its root cause's when that is another exception: a failed
+     * Flink job says only "Job execution failed." at the top of its chain.
+     */
+    static String describe(Throwable exception) {
+        Throwable root = exception;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = messageOf(exception);
+        return root == exception ? message
+                : message + " (caused by " + root.getClass().getSimpleName() + ": " + messageOf(root) + ")";
+    }
+
+    private static String messageOf(Throwable exception) {
         String message = exception.getMessage();
         return message == null ? exception.getClass().getSimpleName() : message;
     }
