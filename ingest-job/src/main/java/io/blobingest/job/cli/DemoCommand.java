@@ -309,13 +309,15 @@ public final class DemoCommand implements Callable<Integer> {
     private void keepRunningUntilInterrupted(String bootstrap, DemoDirectory directory) throws InterruptedException {
         out.printf("%nKafka and the ingest job keep running; Ctrl-C stops both.%n");
         out.printf("  bootstrap servers  %s%n", bootstrap);
-        out.printf("  input topic        %s    echo hello | kcat -b %s -t %s -P -k my-key%n", INPUT_TOPIC, bootstrap, INPUT_TOPIC);
-        out.printf("  descriptor topic   %s    ./blob-ingest descriptors tail --bootstrap-servers %s --topic %s --from-beginning%n",
-                DESCRIPTOR_TOPIC, bootstrap, DESCRIPTOR_TOPIC);
-        out.printf("                                       kcat -b %s -t %s -C -X isolation.level=read_committed -f '%%k %%h%%n'%n",
-                bootstrap, DESCRIPTOR_TOPIC);
+        out.printf("  input topic        %s%n", INPUT_TOPIC);
+        out.printf("  descriptor topic   %s%n", DESCRIPTOR_TOPIC);
         out.printf("  dead-letter topic  %s%n", DEAD_LETTER_TOPIC);
-        out.printf("  storage            %s    ./blob-ingest descriptors show %s%n", directory.base(), directory.base());
+        out.printf("  storage            %s%n", directory.base());
+        out.println("Try:");
+        out.printf("  echo hello | kcat -b %s -t %s -P -k my-key -H camera=cam0%n", bootstrap, INPUT_TOPIC);
+        out.printf("  ./blob-ingest descriptors tail --bootstrap-servers %s --topic %s%n", bootstrap, DESCRIPTOR_TOPIC);
+        out.printf("  kcat -b %s -t %s -C -f '%%k %%h%%n'%n", bootstrap, DEAD_LETTER_TOPIC);
+        out.printf("  ./blob-ingest descriptors show %s --limit 20%n", directory.base());
         out.flush();
         new CountDownLatch(1).await();
     }
