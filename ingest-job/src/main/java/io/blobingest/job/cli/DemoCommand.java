@@ -59,12 +59,12 @@ import picocli.CommandLine.Spec;
                 + " Exit 0 only if every blob matched.")
 public final class DemoCommand implements Callable<Integer> {
 
-    static final String INPUT_TOPIC = "demo-blobs";
-    static final String DESCRIPTOR_TOPIC = "demo-descriptors";
-    static final String DEAD_LETTER_TOPIC = "demo-dead-letters";
-    static final int PARTITIONS = 2;
-    static final String CHECKPOINT_INTERVAL = "1s";
-    static final MemorySize PACK_TARGET_SIZE = MemorySize.parse("16mb");
+    private static final String INPUT_TOPIC = "demo-blobs";
+    private static final String DESCRIPTOR_TOPIC = "demo-descriptors";
+    private static final String DEAD_LETTER_TOPIC = "demo-dead-letters";
+    private static final int PARTITIONS = 2;
+    private static final String CHECKPOINT_INTERVAL = "1s";
+    private static final MemorySize PACK_TARGET_SIZE = MemorySize.parse("16mb");
     private static final Duration PROGRESS_INTERVAL = Duration.ofMillis(500);
     private static final Duration READ_BACK_TIMEOUT = Duration.ofMinutes(2);
 

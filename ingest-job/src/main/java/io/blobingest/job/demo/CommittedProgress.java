@@ -19,7 +19,7 @@ import org.apache.flink.core.fs.Path;
 public final class CommittedProgress {
 
     /** Totals so far. {@code bytesPlaced} counts Inline, Packed and Dedicated blobs, not External references. */
-    public record Totals(long descriptors, long bytesPlaced, int packs, int blobSets, long deadLetters) {
+    public record Totals(long descriptors, long bytesPlaced, int packs, long deadLetters) {
         /** Input records accounted for: each has either a descriptor or a dead letter. */
         public long records() {
             return descriptors + deadLetters;
@@ -51,7 +51,7 @@ public final class CommittedProgress {
             }
         }
         deadLetters += deadLetterTopic.poll(Duration.ZERO).size();
-        return new Totals(descriptors, bytesPlaced, packs.size(), manifestsRead.size(), deadLetters);
+        return new Totals(descriptors, bytesPlaced, packs.size(), deadLetters);
     }
 
     private void count(Path manifest) throws IOException {

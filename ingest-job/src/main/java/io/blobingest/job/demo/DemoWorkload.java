@@ -132,8 +132,9 @@ public final class DemoWorkload {
             case CAMERA_FRAME, VIDEO_SEGMENT -> randomBytes(index, size(index));
             case EXTERNAL_REFERENCE, EXTERNAL_INGEST -> {
                 byte[] file = fileBytes(index);
-                long[] range = range(index);
-                yield range == null ? file : Arrays.copyOfRange(file, (int) range[0], (int) (range[0] + range[1]));
+                ByteRange range = range(index);
+                yield range == null ? file
+                        : Arrays.copyOfRange(file, (int) range.position(), (int) (range.position() + range.size()));
             }
             case BAD -> throw new IllegalArgumentException("record " + index + " is a bad record, it has no blob");
         };
@@ -147,8 +148,8 @@ public final class DemoWorkload {
             case CAMERA_FRAME -> 30 * KIB + random.nextInt(570 * KIB + 1);
             case VIDEO_SEGMENT -> 5 * MIB + random.nextInt(35 * MIB + 1);
             case EXTERNAL_REFERENCE, EXTERNAL_INGEST -> {
-                long[] range = range(index);
-                yield range == null ? fileSize(index) : range[1];
+                ByteRange range = range(index);
+                yield range == null ? fileSize(index) : range.size();
             }
             case BAD -> 0;
         };
@@ -187,10 +188,10 @@ public final class DemoWorkload {
             case EXTERNAL_REFERENCE -> {
                 headers.add(header(BlobHeaders.URI, uri(index)));
                 headers.add(header(BlobHeaders.MODE, BlobHeaders.MODE_REFERENCE));
-                long[] range = range(index);
+                ByteRange range = range(index);
                 if (range != null) {
-                    headers.add(header(BlobHeaders.POSITION, Long.toString(range[0])));
-                    headers.add(header(BlobHeaders.SIZE, Long.toString(range[1])));
+                    headers.add(header(BlobHeaders.POSITION, Long.toString(range.position())));
+                    headers.add(header(BlobHeaders.SIZE, Long.toString(range.size())));
                 }
                 yield new byte[0];
             }
@@ -282,13 +283,13 @@ public final class DemoWorkload {
         return fault == BadRecord.HALF_RANGE ? telemetry(index, 200) : new byte[0];
     }
 
-    /** {@code [position, size]} of a referenced byte range, null for the whole file. */
-    private long[] range(int index) {
+    /** The byte range a reference selects (every other reference), null for the whole file. */
+    private ByteRange range(int index) {
         if (kind(index) != DemoRecordKind.EXTERNAL_REFERENCE || index % 100 != 77) {
             return null;
         }
         long fileSize = fileSize(index);
-        return new long[] {fileSize / 4, fileSize / 2};
+        return new ByteRange(fileSize / 4, fileSize / 2);
     }
 
     private long fileSize(int index) {
@@ -348,4 +349,6 @@ public final class DemoWorkload {
     private static DescriptorRow.Attribute attribute(String name, String value) {
         return new DescriptorRow.Attribute(name, value.getBytes(StandardCharsets.UTF_8));
     }
+
+    private record ByteRange(long position, long size) {}
 }

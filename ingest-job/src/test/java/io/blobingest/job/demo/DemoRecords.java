@@ -2,6 +2,7 @@ package io.blobingest.job.demo;
 
 import io.blobingest.kafka.DescriptorRecords;
 import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.pack.RawPackMetadata;
@@ -57,6 +58,17 @@ final class DemoRecords {
             RawPackWriter packWriter = RawPackWriter.create(packStream, new RawPackMetadata(BLOB_SET, 1, "test"));
             for (int i = 0; i < workload.count(); i++) {
                 BlobRecord input = blobRecord(workload, i);
+                if (workload.kind(i) == DemoRecordKind.EXTERNAL_INGEST) {
+                    // Decided here, not by the classifier: whether it fetches depends on the build.
+                    if (placeIngestMode) {
+                        byte[] bytes = workload.fileBytes(i);
+                        records.descriptors.add(records.descriptor(input, BlobDescriptor.inline(bytes.length), bytes,
+                                workload.passedThroughHeaders(i)));
+                    } else {
+                        records.deadLetters.add(records.deadLetter(workload, i, DeadLetterCode.EXTERNAL_INGEST_UNSUPPORTED));
+                    }
+                    continue;
+                }
                 ClassifiedRecord classified = classifier.classify(input);
                 if (classified instanceof PlacedBlob placed) {
                     BlobDescriptor descriptor = switch (placed.placement()) {
@@ -70,10 +82,6 @@ final class DemoRecords {
                         case EXTERNAL -> placed.external();
                     };
                     records.descriptors.add(records.descriptor(input, descriptor, placed.bytes(), placed.attributes()));
-                } else if (placeIngestMode && workload.kind(i) == DemoRecordKind.EXTERNAL_INGEST) {
-                    byte[] bytes = workload.fileBytes(i);
-                    records.descriptors.add(records.descriptor(input, BlobDescriptor.inline(bytes.length), bytes,
-                            workload.passedThroughHeaders(i)));
                 } else {
                     records.deadLetters.add(records.deadLetter(workload, i, ((DeadLetter) classified).code()));
                 }
@@ -109,11 +117,10 @@ final class DemoRecords {
 
     private ConsumerRecord<byte[], byte[]> descriptor(
             BlobRecord input, BlobDescriptor descriptor, byte[] bytes, List<DescriptorRow.Attribute> attributes) {
-        boolean owned = descriptor.kind() == io.blobingest.objectlayer.BlobKind.PACKED
-                || descriptor.kind() == io.blobingest.objectlayer.BlobKind.DEDICATED;
+        boolean owned = descriptor.kind() == BlobKind.PACKED || descriptor.kind() == BlobKind.DEDICATED;
         DescriptorRow row = new DescriptorRow(input.key(), input.topic(), input.partition(), input.offset(), descriptor,
                 owned ? BLOB_SET : null,
-                descriptor.kind() == io.blobingest.objectlayer.BlobKind.INLINE ? bytes : null,
+                descriptor.kind() == BlobKind.INLINE ? bytes : null,
                 bytes == null ? null : crc32c(bytes),
                 attributes);
         return consumerRecord(DescriptorRecords.toProducerRecord("demo-descriptors", row, null), descriptors.size());
