@@ -77,7 +77,7 @@ class BlobSetCommitterTest {
                 .filter(sidecar -> sidecar.kind() == SidecarKind.RAW_PACK)
                 .mapToLong(PendingSidecar::length)
                 .sum();
-        Path manifestInProgress = StoredBlobs.hiddenFiles(base.resolve(BlobSetLayout.DESCRIPTORS_DIRECTORY)).get(0);
+        Path manifestInProgress = StoredBlobs.hiddenFiles(base.resolve(BlobSets.DESCRIPTORS_DIRECTORY)).get(0);
         Files.setLastModifiedTime(manifestInProgress,
                 FileTime.fromMillis(System.currentTimeMillis() - Duration.ofHours(1).toMillis()));
         HistogramRecorder metrics = new HistogramRecorder();
