@@ -3,6 +3,7 @@ package io.blobingest.job;
 import io.blobingest.job.internal.ClassifyRecords;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
+import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.BlobRecordClassifier;
 import io.blobingest.placement.PlacedBlob;
@@ -10,7 +11,9 @@ import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkOptions;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -48,11 +51,16 @@ public final class IngestJob {
 
     /** Adds the job's topology to {@code env}, validating every option first. */
     public static void build(StreamExecutionEnvironment env, ReadableConfig config) {
+        build(env, config, Hooks.NONE);
+    }
+
+    /** The same topology, with {@code hooks} applied at its seams (failure-injection tests). */
+    static void build(StreamExecutionEnvironment env, ReadableConfig config, Hooks hooks) {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
         BlobRecordClassifier classifier = classifier(config);
         RawPackSink sink = RawPackSink.builder()
                 .setConfiguration(config)
-                .setDescriptorSink(kafka.descriptorSink())
+                .setDescriptorSink(hooks.descriptorSink(kafka.descriptorSink()))
                 .build();
 
         DataStream<BlobRecord> records = env
@@ -62,11 +70,36 @@ public final class IngestJob {
                 .process(new ClassifyRecords(classifier), BlobTypes.PLACED_BLOB)
                 .name("Classify and place")
                 .uid(CLASSIFY_UID);
-        placed.sinkTo(sink).name("Raw Pack sink").uid(SINK_UID);
+        hooks.beforeSink(placed).sinkTo(hooks.rawPackSink(sink)).name("Raw Pack sink").uid(SINK_UID);
         placed.getSideOutput(ClassifyRecords.DEAD_LETTERS)
                 .sinkTo(kafka.deadLetterSink())
                 .name("Dead-letter sink")
                 .uid(DEAD_LETTER_SINK_UID);
+    }
+
+    /**
+     * Seams where tests inject failures into the real topology. Each default leaves the topology
+     * as it is; {@link #NONE} is what the public {@link #build(StreamExecutionEnvironment,
+     * ReadableConfig)} uses.
+     */
+    interface Hooks {
+
+        Hooks NONE = new Hooks() {};
+
+        /** May insert operators between placement and the Raw Pack sink. */
+        default DataStream<PlacedBlob> beforeSink(DataStream<PlacedBlob> placed) {
+            return placed;
+        }
+
+        /** May wrap the Raw Pack sink; the wrapper must keep its pre-write and post-commit topologies. */
+        default Sink<PlacedBlob> rawPackSink(RawPackSink sink) {
+            return sink;
+        }
+
+        /** May wrap the descriptor sink that receives the committed descriptors. */
+        default Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
+            return sink;
+        }
     }
 
     static BlobRecordClassifier classifier(ReadableConfig config) {

@@ -14,7 +14,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +51,7 @@ class IngestJobITCase {
                 "--checkpoint-interval", "1s", "--bounded");
 
         assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("run summary: " + workload.count() + " descriptors", "dead letters 0");
         PipelineOutput output = PipelineOutput.read(KAFKA, "descriptors", base);
         Set<Integer> all = IntStream.range(0, workload.count()).boxed().collect(Collectors.toSet());
         output.assertExactlyOnceAndByteExact(workload, all);
@@ -64,14 +64,7 @@ class IngestJobITCase {
 
     static void produce(TestWorkload workload, String topic) throws Exception {
         KAFKA.createTopic(topic, PARTITIONS);
-        List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
-        for (int i = 0; i < workload.count(); i++) {
-            batch.add(workload.record(topic, PARTITIONS, i));
-            if (batch.size() == 500 || i == workload.count() - 1) {
-                KAFKA.send(batch);
-                batch.clear();
-            }
-        }
+        workload.send(KAFKA, topic, PARTITIONS, 0, workload.count());
     }
 
     record RunResult(int exitCode, String output) {}

@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -77,6 +78,15 @@ final class PipelineOutput {
                 .filter(p -> p.getName().endsWith(BlobSets.MANIFEST_SUFFIX))
                 .sorted(Comparator.comparing(org.apache.flink.core.fs.Path::toString))
                 .toList();
+    }
+
+    /** This output without the rows {@code excluded} matches, for a test that checks those by other means. */
+    PipelineOutput excluding(Predicate<DescriptorRow> excluded) {
+        return new PipelineOutput(
+                descriptors.stream().filter(excluded.negate()).toList(),
+                manifestRows.stream().filter(excluded.negate()).toList(),
+                base,
+                storage);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.blobingest.job;
 
+import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,6 +62,19 @@ record TestWorkload(long seed, int count) {
 
     ProducerRecord<byte[], byte[]> record(String topic, int partitions, int index) {
         return new ProducerRecord<>(topic, index % partitions, key(index), bytes(index), headers(index));
+    }
+
+    /** Sends records {@code from..to-1} to {@code topic}, record {@code i} to partition {@code i % partitions}. */
+    void send(KafkaBrokerExtension kafka, String topic, int partitions, int from, int to) throws Exception {
+        List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            batch.add(record(topic, partitions, i));
+            // Batches keep the heap bounded: the workload holds 20 MiB blobs.
+            if (batch.size() == 100 || i == to - 1) {
+                kafka.send(batch);
+                batch.clear();
+            }
+        }
     }
 
     /** Which input a descriptor came from: the {@code seq} header every record carries. */

@@ -1,12 +1,15 @@
 package io.blobingest.kafka;
 
+import io.blobingest.kafka.internal.BoundedKafkaSource;
 import io.blobingest.kafka.internal.ClientProperties;
 import io.blobingest.kafka.internal.TransactionTimeouts;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetter;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.IllegalConfigurationException;
@@ -16,7 +19,10 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.KafkaSourceEnumState;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -41,6 +47,7 @@ public final class BlobKafkaConnectors {
     private final String transactionalIdPrefix;
     private final Duration transactionTimeout;
     private final boolean bounded;
+    private final long deadLetterMaxRecordBytes;
     private final Properties clientProperties;
 
     private BlobKafkaConnectors(ReadableConfig config) {
@@ -65,6 +72,11 @@ public final class BlobKafkaConnectors {
                 config.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL),
                 config.get(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE));
         bounded = config.get(BlobKafkaOptions.BOUNDED);
+        deadLetterMaxRecordBytes = config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE).getBytes();
+        if (deadLetterMaxRecordBytes > Integer.MAX_VALUE) {
+            throw new IllegalConfigurationException(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE.key()
+                    + " must be below 2 GiB, found " + config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE));
+        }
         clientProperties = ClientProperties.of(config.get(BlobKafkaOptions.CLIENT_PROPERTIES));
     }
 
@@ -76,10 +88,10 @@ public final class BlobKafkaConnectors {
     /**
      * The input topic, read {@code read_committed} from the group's committed offsets (earliest when
      * it has none) unless a checkpoint says otherwise; bounded mode stops at the offsets that are the
-     * latest when the job starts.
+     * latest when the job starts, also when it restores a checkpoint of an unbounded run.
      */
     @SuppressWarnings("deprecation") // the connector's committedOffsets still takes OffsetResetStrategy
-    public KafkaSource<BlobRecord> source() {
+    public Source<BlobRecord, KafkaPartitionSplit, KafkaSourceEnumState> source() {
         KafkaSourceBuilder<BlobRecord> builder = KafkaSource.<BlobRecord>builder()
                 .setBootstrapServers(bootstrapServers)
                 .setTopics(inputTopic)
@@ -90,18 +102,30 @@ public final class BlobKafkaConnectors {
                 .setProperties(clientProperties);
         if (bounded) {
             builder.setBounded(OffsetsInitializer.latest());
+            Properties adminProperties = new Properties();
+            adminProperties.putAll(clientProperties);
+            adminProperties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            return new BoundedKafkaSource<>(builder.build(), List.of(inputTopic), adminProperties);
         }
         return builder.build();
     }
 
     /** Exactly one record per descriptor, visible to {@code read_committed} consumers once its checkpoint completes. */
     public KafkaSink<DescriptorRow> descriptorSink() {
-        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), descriptorTransactionalIdPrefix());
+        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), descriptorTransactionalIdPrefix(),
+                new Properties());
     }
 
-    /** Exactly one record per refused input record, committed with the same checkpoints. */
+    /**
+     * Exactly one record per refused input record, committed with the same checkpoints. Its producer
+     * takes records as large as {@link BlobKafkaOptions#DEAD_LETTER_MAX_RECORD_SIZE}: a refused
+     * record is its input copied whole, and one that does not fit would fail the job.
+     */
     public KafkaSink<DeadLetter> deadLetterSink() {
-        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix());
+        Properties producer = new Properties();
+        producer.setProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(deadLetterMaxRecordBytes));
+        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix(),
+                producer);
     }
 
     /** The prefix the descriptor sink's transactional ids start with. */
@@ -114,10 +138,14 @@ public final class BlobKafkaConnectors {
         return transactionalIdPrefix + DEAD_LETTER_SINK_SUFFIX;
     }
 
-    private <T> KafkaSink<T> exactlyOnceSink(KafkaRecordSerializationSchema<T> serializer, String idPrefix) {
+    private <T> KafkaSink<T> exactlyOnceSink(
+            KafkaRecordSerializationSchema<T> serializer, String idPrefix, Properties sinkProperties) {
+        Properties producer = new Properties();
+        producer.putAll(clientProperties);
+        producer.putAll(sinkProperties);
         return KafkaSink.<T>builder()
                 .setBootstrapServers(bootstrapServers)
-                .setKafkaProducerConfig(clientProperties)
+                .setKafkaProducerConfig(producer)
                 .setProperty(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Long.toString(transactionTimeout.toMillis()))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(idPrefix)

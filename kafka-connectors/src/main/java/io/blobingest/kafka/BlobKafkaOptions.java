@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 
 /** Every Kafka-related option of the job, in the job's Flink configuration. */
 public final class BlobKafkaOptions {
@@ -59,6 +60,14 @@ public final class BlobKafkaOptions {
                     .defaultValue(Duration.ofMinutes(5))
                     .withDescription("Time a transaction must survive beyond one checkpoint interval: the "
                             + "checkpoint itself, a failure and the restart that commits it.");
+
+    public static final ConfigOption<MemorySize> DEAD_LETTER_MAX_RECORD_SIZE =
+            ConfigOptions.key("kafka.dead-letter-max-record-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(64))
+                    .withDescription("max.request.size of the dead-letter producer. A refused record is copied "
+                            + "whole, plus two headers, so this must exceed the largest input record; the "
+                            + "dead-letter topic's max.message.bytes must allow it too.");
 
     public static final ConfigOption<Boolean> BOUNDED = ConfigOptions.key("kafka.bounded")
             .booleanType()

@@ -13,10 +13,12 @@ import io.blobingest.placement.ClassifiedRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.zip.CRC32C;
@@ -26,8 +28,9 @@ import org.apache.flink.client.program.ClusterClient;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.CheckpointType;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -43,7 +46,9 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A small job on a MiniCluster and a real broker: input topic -> classify -> descriptor and
@@ -154,6 +159,42 @@ class KafkaConnectorsITCase {
         assertThat(KAFKA.drainCommitted(topics.deadLetters)).hasSize(1);
     }
 
+    /**
+     * {@code run --resume --bounded} after an unbounded run: the restored splits carry no stopping
+     * offset and the restored enumerator finds no new partition, so connector 5.0 alone would read
+     * forever (FLINK-31006); the bounded source must still reach the end and finish.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void boundedModeResumedFromAnUnboundedRunsSavepointReadsOnToTheEndAndFinishes(
+            @InjectClusterClient ClusterClient<?> client, @TempDir Path savepoints) throws Exception {
+        Topics topics = Topics.create("resumed");
+        KAFKA.send(List.of(input(topics.input, "before", new byte[] {1})));
+        Configuration unbounded = jobConfig(topics, Duration.ofMillis(200));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(unbounded);
+        buildJob(env, unbounded);
+        JobID job = env.executeAsync("kafka-connectors-unbounded").getJobID();
+        String savepoint;
+        try {
+            KAFKA.awaitRecords(topics.descriptors, IsolationLevel.READ_COMMITTED, 1, VISIBLE_WITHIN);
+        } finally {
+            savepoint = client.stopWithSavepoint(job, false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get();
+        }
+        KAFKA.send(List.of(input(topics.input, "after", new byte[] {2}), input(topics.input, "refused", null)));
+
+        Configuration bounded = jobConfig(topics, Duration.ofMillis(200));
+        bounded.set(BlobKafkaOptions.BOUNDED, true);
+        bounded.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        StreamExecutionEnvironment resumed = StreamExecutionEnvironment.getExecutionEnvironment(bounded);
+        buildJob(resumed, bounded);
+        resumed.execute("kafka-connectors-resumed-bounded");
+
+        assertThat(KAFKA.drainCommitted(topics.descriptors)).extracting(r -> new String(r.key(), UTF_8))
+                .containsExactlyInAnyOrder("before", "after");
+        assertThat(KAFKA.drainCommitted(topics.deadLetters)).hasSize(1);
+    }
+
     private static Configuration jobConfig(Topics topics, Duration checkpointInterval) {
         Configuration config = new Configuration();
         config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
@@ -173,9 +214,8 @@ class KafkaConnectorsITCase {
         BlobKafkaConnectors connectors = BlobKafkaConnectors.fromConfig(config);
         BlobRecordClassifier classifier =
                 new BlobRecordClassifier(PlacementPolicy.lanceDefaults(), List.of(ALLOWED), MAX_BLOB_BYTES);
-        KafkaSource<BlobRecord> source = connectors.source();
         SingleOutputStreamOperator<DescriptorRow> descriptors = env
-                .fromSource(source, WatermarkStrategy.noWatermarks(), "input")
+                .fromSource(connectors.source(), WatermarkStrategy.noWatermarks(), "input")
                 .setParallelism(1)
                 .process(new InlineAndReferenceOnly(classifier), BlobTypes.DESCRIPTOR_ROW)
                 .setParallelism(1);

@@ -109,7 +109,7 @@ public final class RawPackSink
 
     @Override
     public BlobSetCommitter createCommitter(CommitterInitContext context) {
-        return new BlobSetCommitter(context.metricGroup());
+        return new BlobSetCommitter(context.metricGroup(), settings.packTargetSize());
     }
 
     @Override

@@ -20,17 +20,20 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * A {@link RawPackSink} whose committer throws once, before committing, on its third commit
- * call ({@link Failures.Point#IN_COMMITTER}). Everything else is the real sink.
+ * call ({@link Failures.Point#IN_COMMITTER}). Everything else is the real sink, its pre-write
+ * (end-of-input drain) and post-commit (descriptor emission) topologies included.
  */
-final class FailOnceCommitSink
+public final class FailOnceCommitSink
         implements Sink<PlacedBlob>,
                 SupportsWriterState<PlacedBlob, BlobSetWriterState>,
                 SupportsCommitter<BlobSetCommittable>,
-                SupportsPostCommitTopology<BlobSetCommittable> {
+                SupportsPostCommitTopology<BlobSetCommittable>,
+                SupportsPreWriteTopology<PlacedBlob> {
 
     private static final long serialVersionUID = 1L;
     private static final ConcurrentMap<String, AtomicInteger> COMMIT_CALLS = new ConcurrentHashMap<>();
@@ -38,7 +41,7 @@ final class FailOnceCommitSink
     private final RawPackSink sink;
     private final String runId;
 
-    FailOnceCommitSink(RawPackSink sink, String runId) {
+    public FailOnceCommitSink(RawPackSink sink, String runId) {
         this.sink = sink;
         this.runId = runId;
         COMMIT_CALLS.putIfAbsent(runId, new AtomicInteger());
@@ -85,6 +88,11 @@ final class FailOnceCommitSink
     @Override
     public SimpleVersionedSerializer<BlobSetCommittable> getCommittableSerializer() {
         return sink.getCommittableSerializer();
+    }
+
+    @Override
+    public DataStream<PlacedBlob> addPreWriteTopology(DataStream<PlacedBlob> input) {
+        return sink.addPreWriteTopology(input);
     }
 
     @Override

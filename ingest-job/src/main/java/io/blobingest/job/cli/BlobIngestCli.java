@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = BlobIngestCli.Version.class,
         description = "Exactly-once blob ingest from Kafka into Lance Blob v2 objects.",
-        subcommands = {RunCommand.class, PackCommand.class, BlobCommand.class, GcCommand.class})
+        subcommands = {DemoCommand.class, RunCommand.class, DescriptorsCommand.class, PackCommand.class, BlobCommand.class,
+                GcCommand.class})
 public final class BlobIngestCli implements Runnable {
 
     public static final int EXIT_OK = 0;
@@ -63,7 +64,21 @@ public final class BlobIngestCli implements Runnable {
         return commandLine;
     }
 
-    private static String describe(Exception exception) {
+    /**
+     * The exception's message, and its root cause's when that is another exception: a failed
+     * Flink job says only "Job execution failed." at the top of its chain.
+     */
+    static String describe(Throwable exception) {
+        Throwable root = exception;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = messageOf(exception);
+        return root == exception ? message
+                : message + " (caused by " + root.getClass().getSimpleName() + ": " + messageOf(root) + ")";
+    }
+
+    private static String messageOf(Throwable exception) {
         String message = exception.getMessage();
         return message == null ? exception.getClass().getSimpleName() : message;
     }

@@ -1,6 +1,8 @@
 package io.blobingest.job.cli;
 
 import io.blobingest.job.IngestJob;
+import io.blobingest.job.RunBaseline;
+import io.blobingest.job.RunSummary;
 import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.sink.RawPackSinkOptions;
@@ -99,13 +101,20 @@ public final class RunCommand implements Callable<Integer> {
                 config.get(BlobKafkaOptions.INPUT_TOPIC), config.get(RawPackSinkOptions.BASE_PATH),
                 config.get(BlobKafkaOptions.DESCRIPTOR_TOPIC), config.get(BlobKafkaOptions.DEAD_LETTER_TOPIC));
         out.flush();
+        // Only a bounded run ends by itself, so only then is a summary worth its listing of the base.
+        Optional<RunBaseline> baseline = config.get(BlobKafkaOptions.BOUNDED)
+                ? Optional.of(RunBaseline.take(new org.apache.flink.core.fs.Path(config.get(RawPackSinkOptions.BASE_PATH))))
+                : Optional.empty();
         JobExecutionResult result = env.execute(config.get(PipelineOptions.NAME));
         if (!result.isJobExecutionResult()) {
-            // flink run -d: submitted, still running on the cluster.
-            out.printf("blob-ingest: job %s submitted%n", result.getJobID());
+            out.printf("blob-ingest: submitted job %s (detached)%n", result.getJobID());
             return BlobIngestCli.EXIT_OK;
         }
         out.printf("blob-ingest: job %s finished after %d ms%n", result.getJobID(), result.getNetRuntime());
+        if (baseline.isPresent()) {
+            out.print(RunSummary.of(baseline.get(), result, config).format());
+        }
+        out.flush();
         return BlobIngestCli.EXIT_OK;
     }
 

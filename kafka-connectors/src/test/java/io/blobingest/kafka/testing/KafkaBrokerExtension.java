@@ -1,5 +1,6 @@
 package io.blobingest.kafka.testing;
 
+import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -9,9 +10,6 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -22,8 +20,6 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -36,62 +32,41 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
  * }</pre>
  *
- * <p>Transactions work with one node (the transaction state log has replication factor 1 and
- * min ISR 1). Modules using this from the test-jar also need {@code
- * org.apache.kafka:kafka-test-common-runtime} as a test dependency.
+ * <p>The broker is an {@link EmbeddedKafkaBroker}. Modules using this from the test-jar also need
+ * {@code org.apache.kafka:kafka-test-common-runtime} as a test dependency.
  */
 public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCallback {
 
     /** Kafka's default {@code transaction.max.timeout.ms}, which this broker keeps. */
     public static final Duration BROKER_TRANSACTION_MAX_TIMEOUT = Duration.ofMinutes(15);
 
-    /** Largest record the broker and {@link #send} accept: room for 20 MiB video segments. */
-    public static final int MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+    /** Largest record the broker and {@link #send} accept. */
+    public static final int MAX_MESSAGE_BYTES = EmbeddedKafkaBroker.MAX_MESSAGE_BYTES;
 
     private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(30);
 
-    private KafkaClusterTestKit cluster;
+    private EmbeddedKafkaBroker broker;
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        TestKitNodes nodes = new TestKitNodes.Builder()
-                .setCombined(true)
-                .setNumBrokerNodes(1)
-                .setNumControllerNodes(1)
-                .build();
-        cluster = new KafkaClusterTestKit.Builder(nodes)
-                .setConfigProp("offsets.topic.replication.factor", "1")
-                .setConfigProp("offsets.topic.num.partitions", "1")
-                .setConfigProp("transaction.state.log.replication.factor", "1")
-                .setConfigProp("transaction.state.log.min.isr", "1")
-                .setConfigProp("transaction.state.log.num.partitions", "1")
-                .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                .setConfigProp("auto.create.topics.enable", "false")
-                .setConfigProp("message.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
-                .setConfigProp("replica.fetch.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
-                .build();
-        cluster.format();
-        cluster.startup();
-        cluster.waitForReadyBrokers();
+        broker = EmbeddedKafkaBroker.start();
     }
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
-        if (cluster != null) {
-            cluster.close();
-            cluster = null;
+        if (broker != null) {
+            broker.close();
+            broker = null;
         }
     }
 
     public String bootstrapServers() {
-        return cluster().bootstrapServers();
+        return broker().bootstrapServers();
     }
 
     /** Creates a topic with replication factor 1 and waits until it exists. */
     public void createTopic(String name, int partitions) throws ExecutionException, InterruptedException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
-        }
+        broker().createTopic(name, partitions);
     }
 
     /** Sends records without a transaction and waits until each is acknowledged. */
@@ -188,11 +163,11 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
         return true;
     }
 
-    private KafkaClusterTestKit cluster() {
-        if (cluster == null) {
+    private EmbeddedKafkaBroker broker() {
+        if (broker == null) {
             throw new IllegalStateException("the broker runs only inside a test class that registers this extension"
                     + " with @RegisterExtension on a static field");
         }
-        return cluster;
+        return broker;
     }
 }

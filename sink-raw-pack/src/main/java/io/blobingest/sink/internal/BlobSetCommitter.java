@@ -12,7 +12,9 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,17 +45,27 @@ public final class BlobSetCommitter implements Committer<BlobSetCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(BlobSetCommitter.class);
 
+    /** Values the histograms keep for their statistics. */
+    static final int HISTOGRAM_WINDOW = 1000;
+
     private final Map<String, RecoverableWriter> writers = new HashMap<>();
+    private final long packTargetSize;
     private final Counter blobSetsCommitted;
     private final Counter packsCommitted;
     private final Counter dedicatedCommitted;
     private final Counter rowsCommitted;
+    private final Histogram packFillPercent;
+    private final Histogram commitLatencyMs;
 
-    public BlobSetCommitter(MetricGroup metrics) {
+    /** @param packTargetSize {@code sink.raw-pack.pack-target-size}, for the fill of each pack */
+    public BlobSetCommitter(MetricGroup metrics, long packTargetSize) {
+        this.packTargetSize = packTargetSize;
         this.blobSetsCommitted = metrics.counter("blobSetsCommitted");
         this.packsCommitted = metrics.counter("packsCommitted");
         this.dedicatedCommitted = metrics.counter("dedicatedSidecarsCommitted");
         this.rowsCommitted = metrics.counter("rowsCommitted");
+        this.packFillPercent = metrics.histogram("packFillPercent", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        this.commitLatencyMs = metrics.histogram("commitLatencyMs", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
     }
 
     @Override
@@ -67,8 +79,15 @@ public final class BlobSetCommitter implements Committer<BlobSetCommittable> {
         RecoverableWriter writer = writerFor(set.basePath());
         for (PendingSidecar sidecar : set.sidecars()) {
             publish(writer, set.sidecarPath(sidecar), sidecar.recoverable(), sidecar.length(), set.blobSet());
+            if (sidecar.kind() == SidecarKind.RAW_PACK) {
+                packFillPercent.update(100 * sidecar.length() / packTargetSize);
+            }
         }
-        publish(writer, set.manifestPath(), set.manifest(), set.manifestLength(), set.blobSet());
+        FileStatus manifest = publish(writer, set.manifestPath(), set.manifest(), set.manifestLength(), set.blobSet());
+        // The manifest is written when the set is sealed, at the checkpoint barrier, and its
+        // modification time survives publishing: local rename keeps it, an S3 object keeps the start
+        // of its upload. So this is the time from the checkpoint to the set being visible.
+        commitLatencyMs.update(Math.max(0, System.currentTimeMillis() - manifest.getModificationTime()));
 
         long packs = set.count(SidecarKind.RAW_PACK);
         long dedicated = set.count(SidecarKind.DEDICATED);
@@ -80,7 +99,7 @@ public final class BlobSetCommitter implements Committer<BlobSetCommittable> {
                 set.blobSet(), set.rowCount(), packs, dedicated, set.sidecarBytes(), set.manifestPath());
     }
 
-    private static void publish(
+    private static FileStatus publish(
             RecoverableWriter writer, Path path, CommitRecoverable recoverable, long expectedLength, String blobSet)
             throws IOException {
         writer.recoverForCommit(recoverable).commitAfterRecovery();
@@ -95,6 +114,7 @@ public final class BlobSetCommitter implements Committer<BlobSetCommittable> {
             throw new IOException("blob set " + blobSet + ": " + path + " has " + status.getLen()
                     + " bytes after commit, expected " + expectedLength);
         }
+        return status;
     }
 
     private RecoverableWriter writerFor(String basePath) throws IOException {

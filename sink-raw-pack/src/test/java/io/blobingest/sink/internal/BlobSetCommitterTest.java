@@ -12,9 +12,14 @@ import io.blobingest.sink.TestBlobs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,11 +69,45 @@ class BlobSetCommitterTest {
         assertThat(new StoredBlobs(base).committedManifests()).isEmpty();
     }
 
+    @Test
+    void committerReportsEachPacksFillAndTheTimeFromSealToVisible() throws IOException {
+        BlobSetCommittable set = sealedSet(LongStream.range(290, 310).toArray());
+        assertThat(set.count(SidecarKind.RAW_PACK)).isEqualTo(1);
+        long packLength = set.sidecars().stream()
+                .filter(sidecar -> sidecar.kind() == SidecarKind.RAW_PACK)
+                .mapToLong(PendingSidecar::length)
+                .sum();
+        Path manifestInProgress = StoredBlobs.hiddenFiles(base.resolve(BlobSets.DESCRIPTORS_DIRECTORY)).get(0);
+        Files.setLastModifiedTime(manifestInProgress,
+                FileTime.fromMillis(System.currentTimeMillis() - Duration.ofHours(1).toMillis()));
+        HistogramRecorder metrics = new HistogramRecorder();
+
+        commit(List.of(set), metrics);
+
+        Histogram fill = metrics.histograms.get("packFillPercent");
+        assertThat(fill.getCount()).isEqualTo(1);
+        assertThat(fill.getStatistics().getMax()).isEqualTo(100 * packLength / (1 << 20));
+        Histogram latency = metrics.histograms.get("commitLatencyMs");
+        assertThat(latency.getCount()).isEqualTo(1);
+        assertThat(latency.getStatistics().getMin()).isGreaterThanOrEqualTo(Duration.ofHours(1).toMillis());
+    }
+
     private BlobSetCommittable sealedSet(long... indexes) throws IOException {
         WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 1 << 20);
         try (RawPackSinkWriter writer = harness.writer()) {
             WriterHarness.write(writer, indexes);
             return writer.prepareCommit().iterator().next();
+        }
+    }
+
+    /** Keeps every histogram registered with it. */
+    private static final class HistogramRecorder extends UnregisteredMetricsGroup {
+        final Map<String, Histogram> histograms = new HashMap<>();
+
+        @Override
+        public <H extends Histogram> H histogram(String name, H histogram) {
+            histograms.put(name, histogram);
+            return histogram;
         }
     }
 }

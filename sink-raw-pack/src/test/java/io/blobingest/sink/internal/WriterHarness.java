@@ -13,6 +13,7 @@ import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.RecoverableWriter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 
 /** Runs {@link RawPackSinkWriter} and {@link BlobSetCommitter} outside Flink, on the local file system. */
@@ -51,11 +52,16 @@ final class WriterHarness {
     }
 
     static void commit(Collection<BlobSetCommittable> committables) throws IOException {
+        commit(committables, UnregisteredMetricsGroup.createOperatorMetricGroup());
+    }
+
+    /** Commits with a committer whose metrics go to {@code metrics}; its pack target size is 1 MiB. */
+    static void commit(Collection<BlobSetCommittable> committables, MetricGroup metrics) throws IOException {
         List<Committer.CommitRequest<BlobSetCommittable>> requests = new ArrayList<>();
         for (BlobSetCommittable committable : committables) {
             requests.add(new Request(committable));
         }
-        try (BlobSetCommitter committer = new BlobSetCommitter(UnregisteredMetricsGroup.createOperatorMetricGroup())) {
+        try (BlobSetCommitter committer = new BlobSetCommitter(metrics, 1 << 20)) {
             committer.commit(requests);
         }
     }

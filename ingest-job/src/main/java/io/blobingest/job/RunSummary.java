@@ -1,0 +1,281 @@
+package io.blobingest.job;
+
+import io.blobingest.job.internal.ClassifyRecords;
+import io.blobingest.objectlayer.BlobKind;
+import io.blobingest.objectlayer.BlobSets;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.sink.RawPackSinkOptions;
+import io.blobingest.sink.manifest.DescriptorManifestReader;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.StringJoiner;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * What one run committed, read back from storage: the rows of the manifests the run committed
+ * (see {@link RunBaseline}) counted per kind, the Raw Packs and Dedicated sidecars they name with
+ * their sizes on storage, and the rates over the run's time. Dead letters are counted by the job
+ * itself (they have no manifest).
+ *
+ * <p>Bytes are logical blob bytes: an External reference counts the length of its range (0 for a
+ * whole object) and is not part of the bytes placed. Pack sizes are file sizes on storage, header
+ * and footer included; the fill ratio compares the average pack with {@code
+ * sink.raw-pack.pack-target-size}.
+ */
+public final class RunSummary {
+
+    private static final double MIB = 1024.0 * 1024.0;
+
+    /** Blobs of one kind and their logical bytes. */
+    public record KindTotals(long blobs, long bytes) {}
+
+    private final Map<BlobKind, KindTotals> kinds;
+    private final int blobSets;
+    private final int packs;
+    private final long packBytes;
+    private final int dedicatedSidecars;
+    private final long dedicatedBytes;
+    private final long packTargetBytes;
+    private final Duration elapsed;
+    private final Map<DeadLetterCode, Long> deadLetters;
+
+    private RunSummary(Tally tally, long packTargetBytes, Duration elapsed, Map<DeadLetterCode, Long> deadLetters) {
+        this.kinds = Collections.unmodifiableMap(new EnumMap<>(tally.kinds));
+        this.blobSets = tally.blobSets;
+        this.packs = tally.packs.size();
+        this.packBytes = tally.packBytes;
+        this.dedicatedSidecars = tally.dedicatedSidecars.size();
+        this.dedicatedBytes = tally.dedicatedBytes;
+        this.packTargetBytes = packTargetBytes;
+        this.elapsed = elapsed;
+        // EnumMap's copy constructor refuses an empty map that is not an EnumMap.
+        this.deadLetters = Collections.unmodifiableMap(deadLetters.isEmpty()
+                ? new EnumMap<>(DeadLetterCode.class) : new EnumMap<>(deadLetters));
+    }
+
+    /**
+     * The summary of a finished job: its manifests since {@code baseline}, its net runtime, its
+     * dead-letter accumulators and the pack target size of {@code config}.
+     */
+    public static RunSummary of(RunBaseline baseline, JobExecutionResult result, ReadableConfig config)
+            throws IOException {
+        return of(baseline,
+                Duration.ofMillis(result.getNetRuntime()),
+                config.get(RawPackSinkOptions.PACK_TARGET_SIZE).getBytes(),
+                ClassifyRecords.deadLetterCounts(result.getAllAccumulatorResults()));
+    }
+
+    /**
+     * @param elapsed the run's duration, for the rates
+     * @param packTargetBytes {@code sink.raw-pack.pack-target-size}, for the fill ratio
+     * @param deadLetters dead letters per code (codes without any may be absent)
+     * @throws IOException if a manifest cannot be read or a sidecar it names is missing
+     */
+    public static RunSummary of(
+            RunBaseline baseline, Duration elapsed, long packTargetBytes, Map<DeadLetterCode, Long> deadLetters)
+            throws IOException {
+        Objects.requireNonNull(elapsed, "elapsed");
+        if (packTargetBytes <= 0) {
+            throw new IllegalArgumentException("pack target size must be > 0 bytes, found " + packTargetBytes);
+        }
+        Tally tally = new Tally(baseline.base());
+        for (Path manifest : baseline.newManifests()) {
+            tally.add(manifest);
+        }
+        return new RunSummary(tally, packTargetBytes, elapsed, deadLetters);
+    }
+
+    /** Blobs and logical bytes per kind; every kind is present. */
+    public Map<BlobKind, KindTotals> kinds() {
+        return kinds;
+    }
+
+    /** Descriptors committed: one per placed input record. */
+    public long descriptors() {
+        return kinds.values().stream().mapToLong(KindTotals::blobs).sum();
+    }
+
+    /** Logical bytes written by this run: Inline, Packed and Dedicated blobs. */
+    public long bytesPlaced() {
+        return kinds.get(BlobKind.INLINE).bytes() + kinds.get(BlobKind.PACKED).bytes()
+                + kinds.get(BlobKind.DEDICATED).bytes();
+    }
+
+    public int blobSets() {
+        return blobSets;
+    }
+
+    /** Distinct Raw Packs named by Packed descriptors. */
+    public int packs() {
+        return packs;
+    }
+
+    /** Their total size on storage. */
+    public long packBytes() {
+        return packBytes;
+    }
+
+    public long averagePackBytes() {
+        return packs == 0 ? 0 : packBytes / packs;
+    }
+
+    /** Average pack size over the pack target size; 0 without packs. */
+    public double packFillRatio() {
+        return packs == 0 ? 0 : (double) packBytes / packs / packTargetBytes;
+    }
+
+    public int dedicatedSidecars() {
+        return dedicatedSidecars;
+    }
+
+    /** Total size of the Dedicated sidecars on storage. */
+    public long dedicatedBytes() {
+        return dedicatedBytes;
+    }
+
+    public Duration elapsed() {
+        return elapsed;
+    }
+
+    /** Descriptors per second of elapsed time; 0 if no time elapsed. */
+    public double blobsPerSecond() {
+        return perSecond(descriptors());
+    }
+
+    /** MiB of {@link #bytesPlaced} per second of elapsed time; 0 if no time elapsed. */
+    public double mebibytesPerSecond() {
+        return perSecond(bytesPlaced()) / MIB;
+    }
+
+    /** Dead letters per code, only the codes that occurred. */
+    public Map<DeadLetterCode, Long> deadLetters() {
+        return deadLetters;
+    }
+
+    public long deadLetterTotal() {
+        return deadLetters.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** The summary as the {@code run} command prints it, one fact per line. */
+    public String format() {
+        StringBuilder text = new StringBuilder();
+        line(text, "run summary: %d descriptors in %d blob sets, %s", descriptors(), blobSets, seconds(elapsed));
+        line(text, "  inline     %,10d blobs %10s", blobs(BlobKind.INLINE), size(bytes(BlobKind.INLINE)));
+        line(text, "  packed     %,10d blobs %10s in %d packs, average %s, %.1f%% of the %s target",
+                blobs(BlobKind.PACKED), size(bytes(BlobKind.PACKED)), packs, size(averagePackBytes()),
+                100 * packFillRatio(), size(packTargetBytes));
+        line(text, "  dedicated  %,10d blobs %10s in %d sidecars", blobs(BlobKind.DEDICATED),
+                size(bytes(BlobKind.DEDICATED)), dedicatedSidecars);
+        line(text, "  external   %,10d references", blobs(BlobKind.EXTERNAL));
+        line(text, "  dead letters %d%s", deadLetterTotal(), deadLetterCodes());
+        line(text, "  throughput %.1f blobs/s, %.2f MiB/s", blobsPerSecond(), mebibytesPerSecond());
+        return text.toString();
+    }
+
+    @Override
+    public String toString() {
+        return format();
+    }
+
+    private long blobs(BlobKind kind) {
+        return kinds.get(kind).blobs();
+    }
+
+    private long bytes(BlobKind kind) {
+        return kinds.get(kind).bytes();
+    }
+
+    private String deadLetterCodes() {
+        if (deadLetters.isEmpty()) {
+            return "";
+        }
+        StringJoiner codes = new StringJoiner(", ", ": ", "");
+        deadLetters.forEach((code, count) -> codes.add(code.wireName() + " " + count));
+        return codes.toString();
+    }
+
+    private double perSecond(long amount) {
+        long nanos = elapsed.toNanos();
+        return nanos <= 0 ? 0 : amount * 1e9 / nanos;
+    }
+
+    private static void line(StringBuilder text, String format, Object... args) {
+        text.append(String.format(Locale.ROOT, format, args)).append(System.lineSeparator());
+    }
+
+    private static String seconds(Duration duration) {
+        return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
+    }
+
+    /** Binary units, one decimal: {@code 512 B}, {@code 64.0 KiB}, {@code 1.0 GiB}. */
+    static String size(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " B";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        double value = bytes;
+        int unit = -1;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+    }
+
+    /** Running totals over the rows of several manifests. */
+    private static final class Tally {
+        private final URI base;
+        private final Map<BlobKind, KindTotals> kinds = new EnumMap<>(BlobKind.class);
+        private final Set<Sidecar> packs = new HashSet<>();
+        private final Set<Sidecar> dedicatedSidecars = new HashSet<>();
+        private int blobSets;
+        private long packBytes;
+        private long dedicatedBytes;
+
+        Tally(URI base) {
+            this.base = base;
+            for (BlobKind kind : BlobKind.values()) {
+                kinds.put(kind, new KindTotals(0, 0));
+            }
+        }
+
+        void add(Path manifest) throws IOException {
+            try (DescriptorManifestReader reader = DescriptorManifestReader.open(manifest)) {
+                blobSets++;
+                for (DescriptorRow row : reader.readAll()) {
+                    add(row);
+                }
+            }
+        }
+
+        private void add(DescriptorRow row) throws IOException {
+            BlobKind kind = row.blob().kind();
+            KindTotals totals = kinds.get(kind);
+            kinds.put(kind, new KindTotals(totals.blobs() + 1, totals.bytes() + row.blob().size()));
+            Sidecar sidecar = new Sidecar(row.blobSet(), row.blob().blobId());
+            if (kind == BlobKind.PACKED && packs.add(sidecar)) {
+                packBytes += sidecar.length(base);
+            } else if (kind == BlobKind.DEDICATED && dedicatedSidecars.add(sidecar)) {
+                dedicatedBytes += sidecar.length(base);
+            }
+        }
+    }
+
+    private record Sidecar(String blobSet, long id) {
+        long length(URI base) throws IOException {
+            Path path = new Path(BlobSets.sidecarUri(base, blobSet, id));
+            return path.getFileSystem().getFileStatus(path).getLen();
+        }
+    }
+}

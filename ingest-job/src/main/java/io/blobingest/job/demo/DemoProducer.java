@@ -1,0 +1,58 @@
+package io.blobingest.job.demo;
+
+import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Sends the workload to the input topic, every record acknowledged by the broker. */
+public final class DemoProducer {
+
+    private final String bootstrapServers;
+
+    public DemoProducer(String bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /**
+     * Sends record {@code i} to partition {@code i % partitions} for every {@code i}, in order.
+     *
+     * @param acknowledged told how many records the broker has acknowledged so far, now and then
+     */
+    public void produce(DemoWorkload workload, String topic, int partitions, IntConsumer acknowledged)
+            throws ExecutionException, InterruptedException {
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(EmbeddedKafkaBroker.MAX_MESSAGE_BYTES));
+        config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(2L * EmbeddedKafkaBroker.MAX_MESSAGE_BYTES));
+        config.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>(workload.count());
+            AtomicInteger done = new AtomicInteger();
+            for (int i = 0; i < workload.count(); i++) {
+                acks.add(producer.send(workload.producerRecord(topic, partitions, i), (metadata, e) -> done.incrementAndGet()));
+                if (i % 100 == 99) {
+                    acknowledged.accept(done.get());
+                }
+            }
+            for (int i = 0; i < acks.size(); i++) {
+                try {
+                    acks.get(i).get();
+                } catch (ExecutionException e) {
+                    throw new ExecutionException("record " + i + " was not accepted by " + topic, e.getCause());
+                }
+            }
+            acknowledged.accept(acks.size());
+        }
+    }
+}

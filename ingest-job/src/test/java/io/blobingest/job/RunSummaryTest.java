@@ -1,0 +1,189 @@
+package io.blobingest.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.BlobKind;
+import io.blobingest.objectlayer.BlobSets;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.sink.manifest.DescriptorManifestWriter;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link RunSummary} over hand-made manifests and sidecars in a temporary base directory. */
+class RunSummaryTest {
+
+    private static final long ENTRY = 0x8000_0000_0000_0000L;
+    private static final long TARGET = 4096;
+
+    @TempDir Path base;
+    private long nextOffset;
+
+    @BeforeEach
+    void oldRunLeftASet() throws IOException {
+        writeSidecar("old", 1, 9999);
+        writeManifest("old", List.of(packed("old", 0, 500, 1)));
+    }
+
+    @Test
+    void countsOnlyTheManifestsCommittedAfterTheBaseline() throws IOException {
+        RunBaseline baseline = baseline();
+        writeSidecar("set-a", 1, 1000);
+        writeSidecar("set-a", 2, 70_000);
+        writeManifest("set-a", List.of(
+                inline(10), inline(0), packed("set-a", 0, 400, 1), packed("set-a", 1, 500, 1),
+                dedicated("set-a", 70_000, 2), external(5, 100)));
+        writeSidecar("set-b", 1, 3000);
+        writeManifest("set-b", List.of(packed("set-b", 0, 2900, 1)));
+
+        RunSummary summary = RunSummary.of(baseline, Duration.ofSeconds(2), TARGET, Map.of());
+
+        assertThat(summary.blobSets()).isEqualTo(2);
+        assertThat(summary.descriptors()).isEqualTo(7);
+        assertThat(summary.kinds()).containsExactlyInAnyOrderEntriesOf(Map.of(
+                BlobKind.INLINE, new RunSummary.KindTotals(2, 10),
+                BlobKind.PACKED, new RunSummary.KindTotals(3, 3800),
+                BlobKind.DEDICATED, new RunSummary.KindTotals(1, 70_000),
+                BlobKind.EXTERNAL, new RunSummary.KindTotals(1, 100)));
+        assertThat(summary.bytesPlaced()).isEqualTo(10 + 3800 + 70_000);
+        assertThat(summary.dedicatedSidecars()).isEqualTo(1);
+        assertThat(summary.dedicatedBytes()).isEqualTo(70_000);
+    }
+
+    @Test
+    void packsAreTheDistinctPackedSidecarsWithTheirSizesOnStorage() throws IOException {
+        RunBaseline baseline = baseline();
+        writeSidecar("set-a", 1, 1000);
+        writeSidecar("set-a", 3, 3000);
+        writeSidecar("set-b", 1, 2000);
+        writeManifest("set-a", List.of(packed("set-a", 0, 100, 1), packed("set-a", 1, 100, 1), packed("set-a", 0, 100, 3)));
+        writeManifest("set-b", List.of(packed("set-b", 0, 100, 1)));
+
+        RunSummary summary = RunSummary.of(baseline, Duration.ofSeconds(1), TARGET, Map.of());
+
+        assertThat(summary.packs()).isEqualTo(3);
+        assertThat(summary.packBytes()).isEqualTo(6000);
+        assertThat(summary.averagePackBytes()).isEqualTo(2000);
+        assertThat(summary.packFillRatio()).isCloseTo(2000.0 / TARGET, within(1e-9));
+    }
+
+    @Test
+    void ratesDivideDescriptorsAndPlacedBytesByTheElapsedTime() throws IOException {
+        RunBaseline baseline = baseline();
+        writeSidecar("set-a", 1, 3 * 1024 * 1024);
+        writeManifest("set-a", List.of(dedicated("set-a", 3 * 1024 * 1024, 1), inline(0), external(0, 0), inline(0)));
+
+        RunSummary summary = RunSummary.of(baseline, Duration.ofMillis(500), TARGET, Map.of());
+
+        assertThat(summary.blobsPerSecond()).isCloseTo(8.0, within(1e-9));
+        assertThat(summary.mebibytesPerSecond()).isCloseTo(6.0, within(1e-9));
+    }
+
+    @Test
+    void aRunThatCommittedNothingHasZeroesEverywhere() throws IOException {
+        RunSummary summary = RunSummary.of(
+                RunBaseline.take(new org.apache.flink.core.fs.Path(base.resolve("empty").toUri())),
+                Duration.ZERO, TARGET, Map.of());
+
+        assertThat(summary.descriptors()).isZero();
+        assertThat(summary.blobSets()).isZero();
+        assertThat(summary.packs()).isZero();
+        assertThat(summary.packFillRatio()).isZero();
+        assertThat(summary.blobsPerSecond()).isZero();
+    }
+
+    @Test
+    void hiddenInProgressFilesAreNotManifests() throws IOException {
+        RunBaseline baseline = baseline();
+        Files.write(base.resolve("_descriptors/.set-c.arrow.inprogress.0b9a"), new byte[] {1, 2, 3});
+
+        assertThat(baseline.newManifests()).isEmpty();
+    }
+
+    @Test
+    void aMissingSidecarIsAnErrorNamingIt() throws IOException {
+        RunBaseline baseline = baseline();
+        writeManifest("set-a", List.of(packed("set-a", 0, 100, 2)));
+
+        assertThatThrownBy(() -> RunSummary.of(baseline, Duration.ofSeconds(1), TARGET, Map.of()))
+                .isInstanceOf(FileNotFoundException.class)
+                .hasMessageContaining("set-a/" + BlobSets.sidecarFileName(2));
+    }
+
+    @Test
+    void formatShowsEveryKindPacksDeadLettersByCodeAndRates() throws IOException {
+        RunBaseline baseline = baseline();
+        writeSidecar("set-a", 1, 2048);
+        writeManifest("set-a", List.of(inline(3), packed("set-a", 0, 1024, 1), external(0, 0)));
+
+        String text = RunSummary.of(baseline, Duration.ofSeconds(3), TARGET,
+                Map.of(DeadLetterCode.NULL_VALUE, 2L, DeadLetterCode.BAD_RANGE, 1L)).format();
+
+        assertThat(text.lines().toList()).containsExactly(
+                "run summary: 3 descriptors in 1 blob sets, 3.0 s",
+                "  inline              1 blobs        3 B",
+                "  packed              1 blobs    1.0 KiB in 1 packs, average 2.0 KiB, 50.0% of the 4.0 KiB target",
+                "  dedicated           0 blobs        0 B in 0 sidecars",
+                "  external            1 references",
+                "  dead letters 3: null-value 2, bad-range 1",
+                "  throughput 1.0 blobs/s, 0.00 MiB/s");
+    }
+
+    @Test
+    void sizesUseBinaryUnits() {
+        assertThat(RunSummary.size(1023)).isEqualTo("1023 B");
+        assertThat(RunSummary.size(1024)).isEqualTo("1.0 KiB");
+        assertThat(RunSummary.size(1536L * 1024 * 1024)).isEqualTo("1.5 GiB");
+    }
+
+    private RunBaseline baseline() throws IOException {
+        return RunBaseline.take(new org.apache.flink.core.fs.Path(base.toUri()));
+    }
+
+    private void writeSidecar(String blobSet, long id, int length) throws IOException {
+        Path file = base.resolve(blobSet).resolve(BlobSets.sidecarFileName(id));
+        Files.createDirectories(file.getParent());
+        Files.write(file, new byte[length]);
+    }
+
+    private void writeManifest(String blobSet, List<DescriptorRow> rows) throws IOException {
+        Path file = base.resolve(BlobSets.DESCRIPTORS_DIRECTORY).resolve(blobSet + BlobSets.MANIFEST_SUFFIX);
+        Files.createDirectories(file.getParent());
+        try (OutputStream out = Files.newOutputStream(file)) {
+            DescriptorManifestWriter.write(blobSet, new ArrayList<>(rows), out);
+        }
+    }
+
+    private DescriptorRow inline(int size) {
+        return row(BlobDescriptor.inline(size), null, new byte[size], 0L);
+    }
+
+    private DescriptorRow packed(String blobSet, int entry, long size, long sidecarId) {
+        return row(BlobDescriptor.packed(ENTRY | entry, size, sidecarId), blobSet, null, 0L);
+    }
+
+    private DescriptorRow dedicated(String blobSet, long size, long sidecarId) {
+        return row(BlobDescriptor.dedicated(size, sidecarId), blobSet, null, 0L);
+    }
+
+    private DescriptorRow external(long position, long size) {
+        return row(BlobDescriptor.external("s3://bucket/clip.mp4", position, size), null, null, null);
+    }
+
+    private DescriptorRow row(BlobDescriptor blob, String blobSet, byte[] inlineData, Long crc32c) {
+        return new DescriptorRow(null, "blobs", 0, nextOffset++, blob, blobSet, inlineData, crc32c, List.of());
+    }
+}

@@ -1,0 +1,25 @@
+package io.blobingest.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.junit.jupiter.api.Test;
+
+class BlobIngestCliTest {
+
+    @Test
+    void faultWithoutCauseIsItsMessage() {
+        assertThat(BlobIngestCli.describe(new IOException("p.blob offset 16: payload crc32c mismatch")))
+                .isEqualTo("p.blob offset 16: payload crc32c mismatch");
+    }
+
+    @Test
+    void faultWithCausesNamesTheRootCause() {
+        Exception failed = new RuntimeException("Job execution failed.",
+                new IllegalStateException("Recovery is suppressed", new UncheckedIOException(new IOException("disk full"))));
+
+        assertThat(BlobIngestCli.describe(failed))
+                .isEqualTo("Job execution failed. (caused by IOException: disk full)");
+    }
+}

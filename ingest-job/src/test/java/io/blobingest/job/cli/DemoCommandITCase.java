@@ -1,0 +1,38 @@
+package io.blobingest.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code demo} run in-process as a user runs it: its own Kafka broker and local MiniCluster, a
+ * small workload, the read-back check.
+ */
+class DemoCommandITCase {
+
+    @TempDir Path dir;
+
+    @Test
+    void smallDemoCommitsEveryRecordAndReadsEveryBlobBack() throws Exception {
+        Path base = dir.resolve("demo-output");
+
+        CliRun run = CliRun.of("demo", "--base", base.toString(), "--blobs", "150", "--seed", "7");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out())
+                .contains("blob-ingest demo: 150 records (seed 7")
+                .containsPattern("run summary: \\d+ descriptors in \\d+ blob sets")
+                .containsPattern("packed +\\d+ blobs .* in \\d+ packs, average .*% of the 16.0 MiB target")
+                .containsPattern("dedicated +1 blobs")
+                .containsPattern("external +3 references")
+                .contains("null-value 1", "bad-range 1", "bad-uri 2", "uri-not-allowed 1", "too-large 1")
+                .containsPattern("ingest-mode External records: (1 placed, 0|0 placed, 1) dead-lettered")
+                .contains("OK: every blob matched");
+        assertThat(run.err()).contains("150 of 150 records committed");
+        assertThat(base.resolve("_descriptors")).isDirectoryContaining("glob:**.arrow");
+        assertThat(Files.list(base.resolve("_external"))).hasSize(4);
+    }
+}

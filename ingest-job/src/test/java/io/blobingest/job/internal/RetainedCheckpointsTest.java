@@ -1,0 +1,65 @@
+package io.blobingest.job.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RetainedCheckpointsTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    @TempDir Path dir;
+
+    @Test
+    void theNewestCompletedCheckpointWinsAcrossJobs() throws IOException {
+        completed("job-a/chk-7", T0);
+        Path newest = completed("job-b/chk-2", T0.plusSeconds(60));
+        completed("job-a/chk-8", T0.plusSeconds(30));
+
+        assertThat(RetainedCheckpoints.latest(dir)).contains(newest);
+    }
+
+    @Test
+    void aCheckpointWithoutMetadataWasNeverCompletedAndIsIgnored() throws IOException {
+        Path completed = completed("job/chk-3", T0);
+        Files.createDirectories(dir.resolve("job/chk-4"));
+        Files.writeString(dir.resolve("job/chk-4/some-state"), "x");
+
+        assertThat(RetainedCheckpoints.latest(dir)).contains(completed);
+    }
+
+    @Test
+    void theHigherCheckpointNumberBreaksATieInTime() throws IOException {
+        completed("job/chk-9", T0);
+        Path higher = completed("job/chk-10", T0);
+
+        assertThat(RetainedCheckpoints.latest(dir)).contains(higher);
+    }
+
+    @Test
+    void onlyMetadataOfChkDirectoriesCounts() throws IOException {
+        completed("job/savepoint-1", T0.plusSeconds(60));
+        Path checkpoint = completed("job/chk-1", T0);
+
+        assertThat(RetainedCheckpoints.latest(dir)).contains(checkpoint);
+    }
+
+    @Test
+    void nothingWhenTheDirectoryIsEmptyOrMissing() {
+        assertThat(RetainedCheckpoints.latest(dir)).isEmpty();
+        assertThat(RetainedCheckpoints.latest(dir.resolve("missing"))).isEmpty();
+    }
+
+    private Path completed(String checkpoint, Instant time) throws IOException {
+        Path directory = Files.createDirectories(dir.resolve(checkpoint));
+        Path metadata = Files.writeString(directory.resolve("_metadata"), "metadata");
+        Files.setLastModifiedTime(metadata, FileTime.from(time));
+        return directory;
+    }
+}

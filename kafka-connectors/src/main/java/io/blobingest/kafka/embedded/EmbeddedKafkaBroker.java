@@ -1,0 +1,105 @@
+package io.blobingest.kafka.embedded;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Kafka broker inside this JVM: one combined KRaft node (broker and controller), its logs
+ * in a temporary directory that {@link #close()} deletes. For the demo and for tests; not for
+ * production data.
+ *
+ * <p>Transactions work with one node: the transaction state log has replication factor 1 and min
+ * ISR 1. Topics are never created automatically. Needs {@code
+ * org.apache.kafka:kafka-test-common-runtime} on the class path (an optional dependency of this
+ * module).
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+
+    /** Largest record the broker accepts: room for 40 MiB video segments and their headers. */
+    public static final int MAX_MESSAGE_BYTES = 48 * 1024 * 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
+
+    private final KafkaClusterTestKit cluster;
+
+    private EmbeddedKafkaBroker(KafkaClusterTestKit cluster) {
+        this.cluster = cluster;
+    }
+
+    /** Formats and starts the broker; returns once it accepts clients (about 2 s). */
+    public static EmbeddedKafkaBroker start() throws Exception {
+        TestKitNodes nodes = new TestKitNodes.Builder()
+                .setCombined(true)
+                .setNumBrokerNodes(1)
+                .setNumControllerNodes(1)
+                .build();
+        KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(nodes)
+                .setConfigProp("offsets.topic.replication.factor", "1")
+                .setConfigProp("offsets.topic.num.partitions", "1")
+                .setConfigProp("transaction.state.log.replication.factor", "1")
+                .setConfigProp("transaction.state.log.min.isr", "1")
+                .setConfigProp("transaction.state.log.num.partitions", "1")
+                .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                .setConfigProp("auto.create.topics.enable", "false")
+                .setConfigProp("message.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
+                .setConfigProp("replica.fetch.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
+                .build();
+        try {
+            formatQuietly(cluster);
+            cluster.startup();
+            cluster.waitForReadyBrokers();
+        } catch (Exception e) {
+            try {
+                cluster.close();
+            } catch (Exception closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+        return new EmbeddedKafkaBroker(cluster);
+    }
+
+    /**
+     * Kafka's storage formatter reports to {@code System.out}, which belongs to the program that
+     * embeds the broker (the demo prints its results there); its report goes to the log instead.
+     */
+    private static void formatQuietly(KafkaClusterTestKit cluster) throws Exception {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(report, true, StandardCharsets.UTF_8));
+        try {
+            cluster.format();
+        } finally {
+            System.setOut(stdout);
+            LOG.debug("Kafka storage formatter: {}", report.toString(StandardCharsets.UTF_8).strip());
+        }
+    }
+
+    public String bootstrapServers() {
+        return cluster.bootstrapServers();
+    }
+
+    /** Creates a topic with replication factor 1 and waits until it exists. */
+    public void createTopic(String name, int partitions) throws ExecutionException, InterruptedException {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
+        }
+    }
+
+    /** Stops the broker and deletes its logs. */
+    @Override
+    public void close() throws Exception {
+        cluster.close();
+    }
+}
