@@ -1,16 +1,23 @@
 package io.blobingest.job;
 
 import io.blobingest.job.internal.ClassifyRecords;
+import io.blobingest.job.internal.ExternalBlobFetcher;
+import io.blobingest.job.internal.ExternalFetchSettings;
+import io.blobingest.job.internal.FetchExternalBlobs;
+import io.blobingest.job.internal.RouteFetchedBlobs;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.BlobRecordClassifier;
+import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkOptions;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -24,7 +31,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *  KafkaSource&lt;BlobRecord&gt;            (read_committed, offsets in checkpoints)
  *        |
  *  ClassifyRecords ----- dead letters ----&gt; KafkaSink (EXACTLY_ONCE) -&gt; dead-letter topic
- *        | PlacedBlob
+ *        |        \                                 ^
+ *        |         ExternalFetch (ingest mode)     | dead letters
+ *        |          FetchExternalBlobs (async, external.fetch-concurrency per subtask)
+ *        |         /
+ *        | PlacedBlob (Dedicated: bytes or the external source to copy)
  *  RawPackSink writer                     (Raw Packs, Dedicated sidecars, manifest: in progress)
  *        | committables at each checkpoint
  *  RawPackSink committer                  (sidecars committed first, manifest last)
@@ -41,6 +52,8 @@ public final class IngestJob {
 
     public static final String SOURCE_UID = "blob-source";
     public static final String CLASSIFY_UID = "classify";
+    public static final String FETCH_UID = "fetch-external";
+    public static final String ROUTE_FETCHED_UID = "route-fetched";
     public static final String SINK_UID = "raw-pack-sink";
     public static final String DEAD_LETTER_SINK_UID = "dead-letter-sink";
 
@@ -50,9 +63,11 @@ public final class IngestJob {
     public static void build(StreamExecutionEnvironment env, ReadableConfig config) {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
         BlobRecordClassifier classifier = classifier(config);
+        ExternalFetchSettings fetchSettings = ExternalFetchSettings.fromConfig(config);
         RawPackSink sink = RawPackSink.builder()
                 .setConfiguration(config)
                 .setDescriptorSink(kafka.descriptorSink())
+                .setExternalReadRetries(fetchSettings.retries())
                 .build();
 
         DataStream<BlobRecord> records = env
@@ -62,21 +77,41 @@ public final class IngestJob {
                 .process(new ClassifyRecords(classifier), BlobTypes.PLACED_BLOB)
                 .name("Classify and place")
                 .uid(CLASSIFY_UID);
-        placed.sinkTo(sink).name("Raw Pack sink").uid(SINK_UID);
+        SingleOutputStreamOperator<PlacedBlob> fetched =
+                fetchExternalBlobs(placed.getSideOutput(ClassifyRecords.EXTERNAL_FETCHES), config, fetchSettings);
+        placed.union(fetched).sinkTo(sink).name("Raw Pack sink").uid(SINK_UID);
         placed.getSideOutput(ClassifyRecords.DEAD_LETTERS)
+                .union(fetched.getSideOutput(ClassifyRecords.DEAD_LETTERS))
                 .sinkTo(kafka.deadLetterSink())
                 .name("Dead-letter sink")
                 .uid(DEAD_LETTER_SINK_UID);
     }
 
+    private static SingleOutputStreamOperator<PlacedBlob> fetchExternalBlobs(
+            DataStream<ExternalFetch> fetches, ReadableConfig config, ExternalFetchSettings settings) {
+        ExternalBlobFetcher fetcher = new ExternalBlobFetcher(
+                placementPolicy(config), config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(), settings.retries());
+        return AsyncDataStream.unorderedWait(
+                        fetches, new FetchExternalBlobs(fetcher, settings), settings.timeout().toMillis(),
+                        TimeUnit.MILLISECONDS, settings.concurrency())
+                .name("Fetch external blobs")
+                .uid(FETCH_UID)
+                .process(new RouteFetchedBlobs(), BlobTypes.PLACED_BLOB)
+                .name("Route fetched blobs")
+                .uid(ROUTE_FETCHED_UID);
+    }
+
     static BlobRecordClassifier classifier(ReadableConfig config) {
-        PlacementPolicy policy = new PlacementPolicy(
+        return new BlobRecordClassifier(
+                placementPolicy(config),
+                config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES),
+                config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes());
+    }
+
+    private static PlacementPolicy placementPolicy(ReadableConfig config) {
+        return new PlacementPolicy(
                 config.get(IngestJobOptions.INLINE_MAX_SIZE).getBytes(),
                 config.get(IngestJobOptions.DEDICATED_THRESHOLD).getBytes(),
                 config.get(RawPackSinkOptions.PACK_TARGET_SIZE).getBytes());
-        return new BlobRecordClassifier(
-                policy,
-                config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES),
-                config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes());
     }
 }
