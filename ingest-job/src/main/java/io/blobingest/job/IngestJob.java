@@ -21,6 +21,7 @@ import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.types.Either;
 
 /**
  * The ingest job's topology:
@@ -31,11 +32,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *  KafkaSource&lt;BlobRecord&gt;            (read_committed, offsets in checkpoints)
  *        |
  *  ClassifyRecords ----- dead letters ----&gt; KafkaSink (EXACTLY_ONCE) -&gt; dead-letter topic
- *        |        \                                 ^
- *        |         ExternalFetch (ingest mode)     | dead letters
- *        |          FetchExternalBlobs (async, external.fetch-concurrency per subtask)
- *        |         /
- *        | PlacedBlob (Dedicated: bytes or the external source to copy)
+ *        | PlacedBlob, or ExternalFetch (ingest mode)          ^
+ *  FetchExternalBlobs ---- dead letters -----------------------+
+ *        | PlacedBlob                     (async: external.fetch-concurrency fetches per subtask;
+ *        |                                 a Dedicated blob may name its external source instead of bytes)
  *  RawPackSink writer                     (Raw Packs, Dedicated sidecars, manifest: in progress)
  *        | committables at each checkpoint
  *  RawPackSink committer                  (sidecars committed first, manifest last)
@@ -73,26 +73,27 @@ public final class IngestJob {
         DataStream<BlobRecord> records = env
                 .fromSource(kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
                 .uid(SOURCE_UID);
-        SingleOutputStreamOperator<PlacedBlob> placed = records
-                .process(new ClassifyRecords(classifier), BlobTypes.PLACED_BLOB)
+        SingleOutputStreamOperator<Either<PlacedBlob, ExternalFetch>> classified = records
+                .process(new ClassifyRecords(classifier), ClassifyRecords.OUTPUT_TYPE)
                 .name("Classify and place")
                 .uid(CLASSIFY_UID);
-        SingleOutputStreamOperator<PlacedBlob> fetched =
-                fetchExternalBlobs(placed.getSideOutput(ClassifyRecords.EXTERNAL_FETCHES), config, fetchSettings);
-        placed.union(fetched).sinkTo(sink).name("Raw Pack sink").uid(SINK_UID);
-        placed.getSideOutput(ClassifyRecords.DEAD_LETTERS)
-                .union(fetched.getSideOutput(ClassifyRecords.DEAD_LETTERS))
+        SingleOutputStreamOperator<PlacedBlob> placed = fetchExternalBlobs(classified, config, fetchSettings);
+        placed.sinkTo(sink).name("Raw Pack sink").uid(SINK_UID);
+        classified.getSideOutput(ClassifyRecords.DEAD_LETTERS)
+                .union(placed.getSideOutput(ClassifyRecords.DEAD_LETTERS))
                 .sinkTo(kafka.deadLetterSink())
                 .name("Dead-letter sink")
                 .uid(DEAD_LETTER_SINK_UID);
     }
 
+    /** Fetches external blobs and passes placed ones through, in the chain from source to sink. */
     private static SingleOutputStreamOperator<PlacedBlob> fetchExternalBlobs(
-            DataStream<ExternalFetch> fetches, ReadableConfig config, ExternalFetchSettings settings) {
+            DataStream<Either<PlacedBlob, ExternalFetch>> classified, ReadableConfig config,
+            ExternalFetchSettings settings) {
         ExternalBlobFetcher fetcher = new ExternalBlobFetcher(
                 placementPolicy(config), config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(), settings.retries());
         return AsyncDataStream.unorderedWait(
-                        fetches, new FetchExternalBlobs(fetcher, settings), settings.timeout().toMillis(),
+                        classified, new FetchExternalBlobs(fetcher, settings), settings.timeout().toMillis(),
                         TimeUnit.MILLISECONDS, settings.concurrency())
                 .name("Fetch external blobs")
                 .uid(FETCH_UID)

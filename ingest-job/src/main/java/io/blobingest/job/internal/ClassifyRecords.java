@@ -7,9 +7,12 @@ import io.blobingest.placement.ClassifiedRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.types.Either;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
@@ -18,18 +21,18 @@ import java.util.Map;
 import io.blobingest.placement.DeadLetterCode;
 
 /**
- * Validates and places every input record: a {@link PlacedBlob} on the main output, a {@link
- * DeadLetter} on {@link #DEAD_LETTERS}, or an {@link ExternalFetch} (an external blob to ingest)
- * on {@link #EXTERNAL_FETCHES}. Never throws for bad input, so one bad record cannot stall the
- * stream.
+ * Validates and places every input record: on the main output a {@link PlacedBlob} ({@code Left})
+ * or an {@link ExternalFetch} ({@code Right}, an external blob whose bytes must be fetched first),
+ * or a {@link DeadLetter} on {@link #DEAD_LETTERS}. Never throws for bad input, so one bad record
+ * cannot stall the stream.
  */
-public final class ClassifyRecords extends ProcessFunction<BlobRecord, PlacedBlob> {
+public final class ClassifyRecords extends ProcessFunction<BlobRecord, Either<PlacedBlob, ExternalFetch>> {
 
     private static final long serialVersionUID = 1L;
 
     public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters", BlobTypes.DEAD_LETTER);
-    public static final OutputTag<ExternalFetch> EXTERNAL_FETCHES =
-            new OutputTag<>("external-fetches", BlobTypes.EXTERNAL_FETCH);
+    public static final TypeInformation<Either<PlacedBlob, ExternalFetch>> OUTPUT_TYPE =
+            new EitherTypeInfo<>(BlobTypes.PLACED_BLOB, BlobTypes.EXTERNAL_FETCH);
 
     private final BlobRecordClassifier classifier;
     private transient Map<DeadLetterCode, Counter> deadLettersByCode;
@@ -48,15 +51,16 @@ public final class ClassifyRecords extends ProcessFunction<BlobRecord, PlacedBlo
     }
 
     @Override
-    public void processElement(BlobRecord record, Context context, Collector<PlacedBlob> out) {
+    public void processElement(
+            BlobRecord record, Context context, Collector<Either<PlacedBlob, ExternalFetch>> out) {
         ClassifiedRecord classified = classifier.classify(record);
         if (classified instanceof PlacedBlob placed) {
-            out.collect(placed);
+            out.collect(Either.Left(placed));
+        } else if (classified instanceof ExternalFetch fetch) {
+            out.collect(Either.Right(fetch));
         } else if (classified instanceof DeadLetter deadLetter) {
             deadLettersByCode.get(deadLetter.code()).inc();
             context.output(DEAD_LETTERS, deadLetter);
-        } else if (classified instanceof ExternalFetch fetch) {
-            context.output(EXTERNAL_FETCHES, fetch);
         }
     }
 }

@@ -35,8 +35,12 @@ import org.slf4j.LoggerFactory;
  * The fetch stage: runs {@link ExternalBlobFetcher} for each {@link ExternalFetch} on a pool of
  * {@code concurrency} threads this function owns, so a slow object holds one thread, not the
  * stream. Used with {@code AsyncDataStream.unorderedWait} and a capacity of {@code concurrency}:
- * at most that many fetches are in flight per subtask, and Flink checkpoints the waiting inputs
+ * at most that many records are in flight per subtask, and Flink checkpoints the waiting inputs
  * and fetches them again after a restore.
+ *
+ * <p>Blobs placed already (their bytes came in Kafka) pass through at once. They go through this
+ * stage rather than around it because a union in front of the sink would break the operator chain
+ * from the source to the sink, which the sink's end-of-input drain needs (docs/external-blobs.md).
  *
  * <p>Emits {@code Left(PlacedBlob)} or {@code Right(DeadLetter)}. A fetch without a result
  * within the timeout is interrupted and its record dead-lettered as {@code fetch-failed}.
@@ -44,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * <p>Metrics under {@code externalFetch}: {@code retries}, and {@code deadLetters.<code>} for
  * the codes this stage gives.
  */
-public final class FetchExternalBlobs extends RichAsyncFunction<ExternalFetch, Either<PlacedBlob, DeadLetter>>
+public final class FetchExternalBlobs
+        extends RichAsyncFunction<Either<PlacedBlob, ExternalFetch>, Either<PlacedBlob, DeadLetter>>
         implements ResultTypeQueryable<Either<PlacedBlob, DeadLetter>> {
 
     private static final long serialVersionUID = 1L;
@@ -83,7 +88,13 @@ public final class FetchExternalBlobs extends RichAsyncFunction<ExternalFetch, E
     }
 
     @Override
-    public void asyncInvoke(ExternalFetch fetch, ResultFuture<Either<PlacedBlob, DeadLetter>> result) {
+    public void asyncInvoke(
+            Either<PlacedBlob, ExternalFetch> input, ResultFuture<Either<PlacedBlob, DeadLetter>> result) {
+        if (input.isLeft()) {
+            result.complete(List.of(Either.Left(input.left())));
+            return;
+        }
+        ExternalFetch fetch = input.right();
         FutureTask<Void> task = new FutureTask<>(() -> {
             try {
                 ClassifiedRecord outcome = fetcher.fetch(fetch, (nextTry, wait, failure) -> {
@@ -106,7 +117,12 @@ public final class FetchExternalBlobs extends RichAsyncFunction<ExternalFetch, E
 
     /** Whichever comes first, the fetch's outcome or this timeout, takes the fetch out of flight and answers. */
     @Override
-    public void timeout(ExternalFetch fetch, ResultFuture<Either<PlacedBlob, DeadLetter>> result) {
+    public void timeout(
+            Either<PlacedBlob, ExternalFetch> input, ResultFuture<Either<PlacedBlob, DeadLetter>> result) {
+        if (input.isLeft()) {
+            return;
+        }
+        ExternalFetch fetch = input.right();
         Future<?> task = inFlight.remove(fetch);
         if (task == null) {
             return;
