@@ -4,7 +4,6 @@ import io.blobingest.job.IngestJobOptions;
 import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.placement.BlobHeaders;
-import io.blobingest.placement.ClassifiedRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalBytes;
@@ -21,6 +20,7 @@ import java.net.URI;
 import java.nio.file.NoSuchFileException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.types.Either;
 
 /**
  * Fetches the bytes of an {@code ingest}-mode external blob through Flink's file systems and
@@ -53,11 +53,11 @@ public final class ExternalBlobFetcher implements Serializable {
     }
 
     /**
-     * A {@link PlacedBlob} or a {@link DeadLetter} for {@code fetch}; never throws for a failed read.
+     * The placed blob or the dead letter for {@code fetch}; never throws for a failed read.
      *
      * @param retryListener told of every try that failed and will be retried
      */
-    public ClassifiedRecord fetch(ExternalFetch fetch, RetryPolicy.RetryListener retryListener) {
+    public Either<PlacedBlob, DeadLetter> fetch(ExternalFetch fetch, RetryPolicy.RetryListener retryListener) {
         URI location = URI.create(fetch.location());
         AtomicInteger tries = new AtomicInteger(1);
         try {
@@ -66,39 +66,43 @@ public final class ExternalBlobFetcher implements Serializable {
                 retryListener.retrying(nextTry, wait, failure);
             });
         } catch (FileNotFoundException | NoSuchFileException e) {
-            return new DeadLetter(fetch.record(), DeadLetterCode.NOT_FOUND, e.getMessage());
+            return deadLetter(fetch, DeadLetterCode.NOT_FOUND, e.getMessage());
         } catch (IOException e) {
-            return new DeadLetter(fetch.record(), DeadLetterCode.FETCH_FAILED, "fetching " + fetch.location()
+            return deadLetter(fetch, DeadLetterCode.FETCH_FAILED, "fetching " + fetch.location()
                     + " failed " + (tries.get() == 1 ? "once" : tries.get() + " times") + ", lastly with " + e);
         }
     }
 
-    private ClassifiedRecord fetchOnce(ExternalFetch fetch, URI location) throws IOException {
+    private Either<PlacedBlob, DeadLetter> fetchOnce(ExternalFetch fetch, URI location) throws IOException {
         try (ReadableObject object = STORAGE.open(location)) {
             long objectLength = object.length();
             long offset = fetch.position();
             long length = fetch.size();
             if (fetch.isWholeObject()) {
                 if (objectLength > maxBlobBytes) {
-                    return new DeadLetter(fetch.record(), DeadLetterCode.TOO_LARGE, fetch.location() + " is "
+                    return deadLetter(fetch, DeadLetterCode.TOO_LARGE, fetch.location() + " is "
                             + objectLength + " bytes, the maximum is " + maxBlobBytes + " bytes ("
                             + IngestJobOptions.MAX_BLOB_SIZE.key() + ")");
                 }
                 length = objectLength;
             } else if (Long.compareUnsigned(offset, objectLength) > 0
                     || Long.compareUnsigned(length, objectLength - offset) > 0) {
-                return new DeadLetter(fetch.record(), DeadLetterCode.BAD_RANGE, BlobHeaders.POSITION + " "
+                return deadLetter(fetch, DeadLetterCode.BAD_RANGE, BlobHeaders.POSITION + " "
                         + Long.toUnsignedString(offset) + " + " + BlobHeaders.SIZE + " " + Long.toUnsignedString(length)
                         + " ends beyond " + fetch.location() + ", which is " + objectLength + " bytes long");
             }
             Placement placement = placementPolicy.place(length);
             if (placement == Placement.DEDICATED) {
-                return PlacedBlob.copiedFrom(
-                        new ExternalBytes(fetch.location(), offset, length), fetch.record(), fetch.attributes());
+                return Either.Left(PlacedBlob.copiedFrom(
+                        new ExternalBytes(fetch.location(), offset, length), fetch.record(), fetch.attributes()));
             }
             byte[] bytes = new byte[Math.toIntExact(length)];
             object.readFully(offset, bytes, 0, bytes.length);
-            return new PlacedBlob(fetch.record(), placement, bytes, fetch.attributes(), null);
+            return Either.Left(new PlacedBlob(fetch.record(), placement, bytes, fetch.attributes(), null));
         }
+    }
+
+    private static Either<PlacedBlob, DeadLetter> deadLetter(ExternalFetch fetch, DeadLetterCode code, String detail) {
+        return Either.Right(new DeadLetter(fetch.record(), code, detail));
     }
 }

@@ -1,7 +1,6 @@
 package io.blobingest.job.internal;
 
 import io.blobingest.kafka.BlobTypes;
-import io.blobingest.placement.ClassifiedRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalFetch;
@@ -97,7 +96,7 @@ public final class FetchExternalBlobs
         ExternalFetch fetch = input.right();
         FutureTask<Void> task = new FutureTask<>(() -> {
             try {
-                ClassifiedRecord outcome = fetcher.fetch(fetch, (nextTry, wait, failure) -> {
+                Either<PlacedBlob, DeadLetter> outcome = fetcher.fetch(fetch, (nextTry, wait, failure) -> {
                     retries.inc();
                     LOG.warn("Fetching {} for input {} failed; try {} of {} in {} ms: {}", fetch.location(),
                             fetch.record().source(), nextTry, attempts, wait.toMillis(), failure.toString());
@@ -128,8 +127,8 @@ public final class FetchExternalBlobs
             return;
         }
         task.cancel(true);
-        complete(result, new DeadLetter(fetch.record(), DeadLetterCode.FETCH_FAILED, "fetching " + fetch.location()
-                + " gave no result within " + timeout.toMillis() + " ms (external.fetch-timeout)"));
+        complete(result, Either.Right(new DeadLetter(fetch.record(), DeadLetterCode.FETCH_FAILED, "fetching "
+                + fetch.location() + " gave no result within " + timeout.toMillis() + " ms (external.fetch-timeout)")));
     }
 
     @Override
@@ -147,16 +146,11 @@ public final class FetchExternalBlobs
         return new EitherTypeInfo<>(BlobTypes.PLACED_BLOB, BlobTypes.DEAD_LETTER);
     }
 
-    private void complete(ResultFuture<Either<PlacedBlob, DeadLetter>> result, ClassifiedRecord outcome) {
-        if (outcome instanceof PlacedBlob placed) {
-            result.complete(List.of(Either.Left(placed)));
-        } else if (outcome instanceof DeadLetter deadLetter) {
-            deadLetters.get(deadLetter.code()).inc();
-            result.complete(List.of(Either.Right(deadLetter)));
-        } else {
-            result.completeExceptionally(new IllegalStateException(
-                    "a fetch must end placed or dead-lettered, found " + outcome.getClass().getSimpleName()));
+    private void complete(ResultFuture<Either<PlacedBlob, DeadLetter>> result, Either<PlacedBlob, DeadLetter> outcome) {
+        if (outcome.isRight()) {
+            deadLetters.get(outcome.right().code()).inc();
         }
+        result.complete(List.of(outcome));
     }
 
     private static ThreadFactory namedDaemonThreads(String prefix) {

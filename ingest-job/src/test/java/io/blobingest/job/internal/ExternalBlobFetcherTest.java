@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobRecord;
-import io.blobingest.placement.ClassifiedRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalBytes;
@@ -24,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.apache.flink.types.Either;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -167,19 +167,19 @@ class ExternalBlobFetcherTest {
         assertThat(retries).isEmpty();
     }
 
-    private ClassifiedRecord fetch(URI location, long position, long size) {
+    private Either<PlacedBlob, DeadLetter> fetch(URI location, long position, long size) {
         BlobRecord record = new BlobRecord(null, null, List.of(), "in", 0, 7);
         return fetcher.fetch(new ExternalFetch(record, location.toString(), position, size, ATTRIBUTES),
                 (nextTry, wait, failure) -> retries.add(nextTry));
     }
 
-    private static PlacedBlob placed(ClassifiedRecord outcome) {
-        assertThat(outcome).isInstanceOf(PlacedBlob.class);
-        return (PlacedBlob) outcome;
+    private static PlacedBlob placed(Either<PlacedBlob, DeadLetter> outcome) {
+        assertThat(outcome.isLeft()).as("placed, not %s", outcome).isTrue();
+        return outcome.left();
     }
 
-    private static DeadLetter deadLetter(ClassifiedRecord outcome) {
-        assertThat(outcome).isInstanceOf(DeadLetter.class);
-        return (DeadLetter) outcome;
+    private static DeadLetter deadLetter(Either<PlacedBlob, DeadLetter> outcome) {
+        assertThat(outcome.isRight()).as("dead-lettered, not %s", outcome).isTrue();
+        return outcome.right();
     }
 }
