@@ -1,22 +1,31 @@
 package io.blobingest.job;
 
 import io.blobingest.job.internal.ClassifyRecords;
+import io.blobingest.job.internal.CountDeadLetters;
+import io.blobingest.job.internal.ExternalBlobFetcher;
+import io.blobingest.job.internal.ExternalFetchSettings;
+import io.blobingest.job.internal.FetchExternalBlobs;
+import io.blobingest.job.internal.RouteFetchedBlobs;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.BlobRecordClassifier;
+import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkOptions;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.types.Either;
 
 /**
  * The ingest job's topology:
@@ -27,7 +36,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *  KafkaSource&lt;BlobRecord&gt;            (read_committed, offsets in checkpoints)
  *        |
  *  ClassifyRecords ----- dead letters ----&gt; KafkaSink (EXACTLY_ONCE) -&gt; dead-letter topic
- *        | PlacedBlob
+ *        | PlacedBlob, or ExternalFetch (ingest mode)          ^
+ *  FetchExternalBlobs ---- dead letters -----------------------+
+ *        | PlacedBlob                     (async: external.fetch-concurrency fetches per subtask;
+ *        |                                 a Dedicated blob may name its external source instead of bytes)
  *  RawPackSink writer                     (Raw Packs, Dedicated sidecars, manifest: in progress)
  *        | committables at each checkpoint
  *  RawPackSink committer                  (sidecars committed first, manifest last)
@@ -44,7 +56,10 @@ public final class IngestJob {
 
     public static final String SOURCE_UID = "blob-source";
     public static final String CLASSIFY_UID = "classify";
+    public static final String FETCH_UID = "fetch-external";
+    public static final String ROUTE_FETCHED_UID = "route-fetched";
     public static final String SINK_UID = "raw-pack-sink";
+    public static final String COUNT_DEAD_LETTERS_UID = "count-dead-letters";
     public static final String DEAD_LETTER_SINK_UID = "dead-letter-sink";
 
     private IngestJob() {}
@@ -58,20 +73,27 @@ public final class IngestJob {
     static void build(StreamExecutionEnvironment env, ReadableConfig config, Hooks hooks) {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
         BlobRecordClassifier classifier = classifier(config);
+        ExternalFetchSettings fetchSettings = ExternalFetchSettings.fromConfig(config);
         RawPackSink sink = RawPackSink.builder()
                 .setConfiguration(config)
                 .setDescriptorSink(hooks.descriptorSink(kafka.descriptorSink()))
+                .setExternalReadRetries(fetchSettings.retries())
                 .build();
 
         DataStream<BlobRecord> records = env
                 .fromSource(kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
                 .uid(SOURCE_UID);
-        SingleOutputStreamOperator<PlacedBlob> placed = records
-                .process(new ClassifyRecords(classifier), BlobTypes.PLACED_BLOB)
+        SingleOutputStreamOperator<Either<PlacedBlob, ExternalFetch>> classified = records
+                .process(new ClassifyRecords(classifier), ClassifyRecords.OUTPUT_TYPE)
                 .name("Classify and place")
                 .uid(CLASSIFY_UID);
+        SingleOutputStreamOperator<PlacedBlob> placed = fetchExternalBlobs(classified, config, fetchSettings);
         hooks.beforeSink(placed).sinkTo(hooks.rawPackSink(sink)).name("Raw Pack sink").uid(SINK_UID);
-        placed.getSideOutput(ClassifyRecords.DEAD_LETTERS)
+        classified.getSideOutput(ClassifyRecords.DEAD_LETTERS)
+                .union(placed.getSideOutput(ClassifyRecords.DEAD_LETTERS))
+                .map(new CountDeadLetters(), BlobTypes.DEAD_LETTER)
+                .name("Count dead letters")
+                .uid(COUNT_DEAD_LETTERS_UID)
                 .sinkTo(kafka.deadLetterSink())
                 .name("Dead-letter sink")
                 .uid(DEAD_LETTER_SINK_UID);
@@ -102,14 +124,33 @@ public final class IngestJob {
         }
     }
 
+    /** Fetches external blobs and passes placed ones through, in the chain from source to sink. */
+    private static SingleOutputStreamOperator<PlacedBlob> fetchExternalBlobs(
+            DataStream<Either<PlacedBlob, ExternalFetch>> classified, ReadableConfig config,
+            ExternalFetchSettings settings) {
+        ExternalBlobFetcher fetcher = new ExternalBlobFetcher(
+                placementPolicy(config), config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(), settings.retries());
+        return AsyncDataStream.unorderedWait(
+                        classified, new FetchExternalBlobs(fetcher, settings), settings.timeout().toMillis(),
+                        TimeUnit.MILLISECONDS, settings.concurrency())
+                .name("Fetch external blobs")
+                .uid(FETCH_UID)
+                .process(new RouteFetchedBlobs(), BlobTypes.PLACED_BLOB)
+                .name("Route fetched blobs")
+                .uid(ROUTE_FETCHED_UID);
+    }
+
     static BlobRecordClassifier classifier(ReadableConfig config) {
-        PlacementPolicy policy = new PlacementPolicy(
+        return new BlobRecordClassifier(
+                placementPolicy(config),
+                config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES),
+                config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes());
+    }
+
+    private static PlacementPolicy placementPolicy(ReadableConfig config) {
+        return new PlacementPolicy(
                 config.get(IngestJobOptions.INLINE_MAX_SIZE).getBytes(),
                 config.get(IngestJobOptions.DEDICATED_THRESHOLD).getBytes(),
                 config.get(RawPackSinkOptions.PACK_TARGET_SIZE).getBytes());
-        return new BlobRecordClassifier(
-                policy,
-                config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES),
-                config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes());
     }
 }

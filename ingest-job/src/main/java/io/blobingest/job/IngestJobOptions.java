@@ -1,13 +1,14 @@
 package io.blobingest.job;
 
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
 
 /**
- * The job's own options: placement and input limits. Kafka options are in {@code
- * io.blobingest.kafka.BlobKafkaOptions}, storage and pack options in {@code
+ * The job's own options: placement, input limits and fetching external blobs. Kafka options are
+ * in {@code io.blobingest.kafka.BlobKafkaOptions}, storage and pack options in {@code
  * io.blobingest.sink.RawPackSinkOptions}, checkpointing is Flink's own ({@code
  * execution.checkpointing.*}). All of them are set the same ways: a config file ({@code --config})
  * or {@code -Dkey=value} on the command line.
@@ -45,6 +46,39 @@ public final class IngestJobOptions {
                     .withDescription(
                             "Largest blob accepted, wherever its bytes are; larger ones are dead-lettered as"
                                     + " too-large.");
+
+    public static final ConfigOption<Integer> EXTERNAL_FETCH_CONCURRENCY =
+            ConfigOptions.key("external.fetch-concurrency")
+                    .intType()
+                    .defaultValue(4)
+                    .withDescription(
+                            "Ingest mode: external objects fetched at once per subtask. Each fetch holds at most"
+                                    + " placement.dedicated-threshold bytes in memory; larger objects are streamed"
+                                    + " into their Dedicated sidecar by the sink.");
+
+    public static final ConfigOption<Integer> EXTERNAL_FETCH_ATTEMPTS =
+            ConfigOptions.key("external.fetch-attempts")
+                    .intType()
+                    .defaultValue(3)
+                    .withDescription(
+                            "Ingest mode: tries in all to read an external object after transient errors, before"
+                                    + " the record is dead-lettered as fetch-failed (1: no retry). The sink's copy of a"
+                                    + " Dedicated blob retries as often.");
+
+    public static final ConfigOption<Duration> EXTERNAL_FETCH_BACKOFF =
+            ConfigOptions.key("external.fetch-backoff")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription("Ingest mode: wait before the second try; it doubles before each further one.");
+
+    public static final ConfigOption<Duration> EXTERNAL_FETCH_TIMEOUT =
+            ConfigOptions.key("external.fetch-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(2))
+                    .withDescription(
+                            "Ingest mode: a fetch (every try and wait included) without a result after this long is"
+                                    + " abandoned and its record dead-lettered as fetch-failed. Does not bound the"
+                                    + " sink's copy of a Dedicated blob.");
 
     private IngestJobOptions() {}
 }

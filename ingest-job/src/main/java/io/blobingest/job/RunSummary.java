@@ -1,6 +1,6 @@
 package io.blobingest.job;
 
-import io.blobingest.job.internal.ClassifyRecords;
+import io.blobingest.job.internal.CountDeadLetters;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
@@ -73,7 +73,7 @@ public final class RunSummary {
         return of(baseline,
                 Duration.ofMillis(result.getNetRuntime()),
                 config.get(RawPackSinkOptions.PACK_TARGET_SIZE).getBytes(),
-                ClassifyRecords.deadLetterCounts(result.getAllAccumulatorResults()));
+                CountDeadLetters.countsByCode(result.getAllAccumulatorResults()));
     }
 
     /**

@@ -86,9 +86,8 @@ class DeadLetterITCase {
                 bad("dot-dot uri", DeadLetterCode.BAD_URI, null,
                         BlobHeaders.URI, allowedPrefix + "../secret.bin", BlobHeaders.MODE, "reference"),
                 bad("unknown mode", DeadLetterCode.BAD_URI, null, BlobHeaders.URI, clipUri, BlobHeaders.MODE, "copy"),
-                // Fetching External blobs is not built yet; it has its own code until it is.
-                bad("external ingest", DeadLetterCode.EXTERNAL_INGEST_UNSUPPORTED, new byte[0],
-                        BlobHeaders.URI, clipUri, BlobHeaders.MODE, "ingest"));
+                bad("external ingest of a missing object", DeadLetterCode.NOT_FOUND, new byte[0],
+                        BlobHeaders.URI, allowedPrefix + "missing.bin", BlobHeaders.MODE, "ingest"));
         Input reference = input("allowed reference", null,
                 BlobHeaders.URI, clipUri, BlobHeaders.MODE, "reference",
                 BlobHeaders.POSITION, "100", BlobHeaders.SIZE, "200");
@@ -130,8 +129,7 @@ class DeadLetterITCase {
         assertThat(run.output())
                 .contains("run summary: " + (workload.count() + 1) + " descriptors")
                 .contains("external            1 references")
-                .contains("dead letters 10: null-value 1, bad-range 5, bad-uri 2, uri-not-allowed 1,"
-                        + " external-ingest-unsupported 1");
+                .contains("dead letters 10: null-value 1, bad-range 5, bad-uri 2, uri-not-allowed 1, not-found 1");
     }
 
     private static void assertDeadLetteredOnceUnchanged(List<ConsumerRecord<byte[], byte[]>> deadLetters, List<Input> bad) {

@@ -7,6 +7,8 @@ import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.placement.ExternalBytes;
+import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
 import java.util.List;
@@ -43,12 +45,26 @@ public final class BlobTypes {
             "blobId", Types.LONG,
             "blobUri", Types.STRING));
 
+    public static final TypeInformation<ExternalBytes> EXTERNAL_BYTES = Types.POJO(ExternalBytes.class, Map.of(
+            "location", Types.STRING,
+            "offset", Types.LONG,
+            "length", Types.LONG));
+
     public static final TypeInformation<PlacedBlob> PLACED_BLOB = Types.POJO(PlacedBlob.class, Map.of(
             "record", BLOB_RECORD,
             "placement", Types.ENUM(Placement.class),
             "bytes", BYTES,
             "attributes", ATTRIBUTES,
-            "external", BLOB_DESCRIPTOR));
+            "external", BLOB_DESCRIPTOR,
+            "source", EXTERNAL_BYTES));
+
+    /** Kept in the fetch stage's checkpointed state while the fetch is in flight. */
+    public static final TypeInformation<ExternalFetch> EXTERNAL_FETCH = Types.POJO(ExternalFetch.class, Map.of(
+            "record", BLOB_RECORD,
+            "location", Types.STRING,
+            "position", Types.LONG,
+            "size", Types.LONG,
+            "attributes", ATTRIBUTES));
 
     public static final TypeInformation<DeadLetter> DEAD_LETTER = Types.POJO(DeadLetter.class, Map.of(
             "record", BLOB_RECORD,

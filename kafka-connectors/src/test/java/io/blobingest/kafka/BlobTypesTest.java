@@ -9,6 +9,8 @@ import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.placement.ExternalBytes;
+import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
 import java.io.IOException;
@@ -38,6 +40,9 @@ class BlobTypesTest {
                 Arguments.of(BlobTypes.PLACED_BLOB, new PlacedBlob(RECORD, Placement.PACKED, new byte[] {1, 2}, HEADERS, null)),
                 Arguments.of(BlobTypes.PLACED_BLOB, new PlacedBlob(RECORD, Placement.EXTERNAL, null, List.of(),
                         BlobDescriptor.external("s3://b/k", 1, 2))),
+                Arguments.of(BlobTypes.PLACED_BLOB, PlacedBlob.copiedFrom(
+                        new ExternalBytes("s3://b/k", 7, 5_000_000_000L), RECORD, HEADERS)),
+                Arguments.of(BlobTypes.EXTERNAL_FETCH, new ExternalFetch(RECORD, "file:///data/x", 3, 4, HEADERS)),
                 Arguments.of(BlobTypes.DESCRIPTOR_ROW, new DescriptorRow("k".getBytes(UTF_8), "in", 1, 2,
                         BlobDescriptor.packed(0x8000_0000_0000_0001L, 5, 3), "set", null, 0xFFFF_FFFFL, HEADERS)),
                 Arguments.of(BlobTypes.DESCRIPTOR_ROW, new DescriptorRow(null, "in", 1, 2, BlobDescriptor.inline(1),

@@ -87,8 +87,7 @@ class KafkaConnectorsITCase {
                 input(topics.input, "bad-range", null, "blob.uri", ALLOWED + "x", "blob.size", "1"),
                 input(topics.input, "bad-uri", new byte[] {4}, "blob.uri", "relative/x", "blob.mode", "reference"),
                 input(topics.input, "uri-not-allowed", null, "blob.uri", "s3://other/x", "blob.mode", "reference"),
-                input(topics.input, "too-large", new byte[(int) MAX_BLOB_BYTES + 1]),
-                input(topics.input, "external-ingest-unsupported", null, "blob.uri", ALLOWED + "y"));
+                input(topics.input, "too-large", new byte[(int) MAX_BLOB_BYTES + 1]));
         List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>(placed);
         inputs.addAll(refused);
         KAFKA.send(inputs);

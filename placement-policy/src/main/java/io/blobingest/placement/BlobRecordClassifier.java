@@ -12,17 +12,17 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Turns an input record into a {@link PlacedBlob} or a {@link DeadLetter}, applying SPEC section 4's
- * checks in the SPEC's order, so that a record with several faults gets the first code:
+ * Turns an input record into a {@link PlacedBlob}, a {@link DeadLetter} or, for an external blob
+ * in {@code ingest} mode, an {@link ExternalFetch}, applying SPEC section 4's checks that need no
+ * I/O in the SPEC's order, so that a record with several faults gets the first code:
  * {@code null-value}, {@code bad-range}, {@code bad-uri}, {@code uri-not-allowed}, {@code too-large},
- * then placement.
+ * then placement. The fetch stage applies the remaining checks once it knows the object.
  *
  * <p>Choices where SPEC is silent (docs/kafka-contracts.md): a range without {@code blob.uri} is
  * {@code bad-range}; {@code blob.mode=reference} without {@code blob.uri} is {@code bad-uri}; when a
  * {@code blob.*} header repeats, the last one counts (Kafka's {@code lastHeader}); {@code too-large}
  * applies whenever the size is known before fetching (the value's length, or an explicit external
- * range), in either mode. External records in {@code ingest} mode are not fetched yet: they are
- * dead-lettered as {@code external-ingest-unsupported}.
+ * range), in either mode.
  */
 public final class BlobRecordClassifier implements Serializable {
 
@@ -53,7 +53,7 @@ public final class BlobRecordClassifier implements Serializable {
         }
     }
 
-    private PlacedBlob place(BlobRecord record) throws Rejection {
+    private ClassifiedRecord place(BlobRecord record) throws Rejection {
         Attribute uriHeader = lastHeader(record, BlobHeaders.URI);
         boolean external = uriHeader != null;
         if (record.value() == null && !external) {
@@ -76,9 +76,8 @@ public final class BlobRecordClassifier implements Serializable {
             return new PlacedBlob(record, placementPolicy.place(knownSize), record.value(), attributes, null);
         }
         if (!reference) {
-            throw new Rejection(DeadLetterCode.EXTERNAL_INGEST_UNSUPPORTED, "fetching external blobs ("
-                    + BlobHeaders.MODE + "=" + BlobHeaders.MODE_INGEST + ", the default) is not supported yet; send "
-                    + BlobHeaders.MODE + "=" + BlobHeaders.MODE_REFERENCE + " to keep a reference");
+            return new ExternalFetch(record, ExternalUris.withoutQueryAndFragment(uri), range.position(), range.size(),
+                    attributes);
         }
         return new PlacedBlob(record, Placement.EXTERNAL, null, attributes,
                 BlobDescriptor.external(uri, range.position(), range.size()));

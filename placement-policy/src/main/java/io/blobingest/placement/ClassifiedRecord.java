@@ -1,7 +1,10 @@
 package io.blobingest.placement;
 
-/** An input record after classification: either placed or dead-lettered, never both. */
-public sealed interface ClassifiedRecord permits PlacedBlob, DeadLetter {
+/**
+ * An input record after classification: placed, dead-lettered, or (an {@code ingest}-mode external
+ * blob) waiting for its bytes to be fetched.
+ */
+public sealed interface ClassifiedRecord permits PlacedBlob, DeadLetter, ExternalFetch {
 
     /** The input record exactly as it arrived. */
     BlobRecord record();

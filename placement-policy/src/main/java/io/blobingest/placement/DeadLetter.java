@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * @param record the input exactly as it arrived
  * @param code the SPEC section 4 code
- * @param detail the reason for people; never quotes a payload or a URI (URIs may carry secrets)
+ * @param detail the reason for people; never quotes a payload, nor a URI's userinfo, query or
+ *     fragment (they may carry secrets)
  */
 public record DeadLetter(BlobRecord record, DeadLetterCode code, String detail) implements ClassifiedRecord {
 

@@ -18,9 +18,7 @@ public enum DeadLetterCode {
     /** Ingest mode: the external object does not exist. */
     NOT_FOUND("not-found"),
     /** Ingest mode: any other fetch error, after retries. */
-    FETCH_FAILED("fetch-failed"),
-    /** Ingest mode is not implemented yet: only {@code blob.mode=reference} is accepted. */
-    EXTERNAL_INGEST_UNSUPPORTED("external-ingest-unsupported");
+    FETCH_FAILED("fetch-failed");
 
     private final String wireName;
 

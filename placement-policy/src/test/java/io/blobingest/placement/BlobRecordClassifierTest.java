@@ -88,10 +88,9 @@ class BlobRecordClassifierTest {
                         input(null, "blob.uri", ALLOWED + "x", "blob.mode", "reference", "blob.position", "0",
                                 "blob.size", MAX_U64),
                         DeadLetterCode.TOO_LARGE, "blob is 18446744073709551615 bytes"),
-                refused("external ingest by default", input(null, "blob.uri", ALLOWED + "x"),
-                        DeadLetterCode.EXTERNAL_INGEST_UNSUPPORTED, "blob.mode=reference"),
-                refused("external ingest asked for", input(bytes(3), "blob.uri", ALLOWED + "x", "blob.mode", "ingest"),
-                        DeadLetterCode.EXTERNAL_INGEST_UNSUPPORTED, "is not supported yet"));
+                refused("ingest range above the maximum",
+                        input(null, "blob.uri", ALLOWED + "x", "blob.position", "0", "blob.size", "501"),
+                        DeadLetterCode.TOO_LARGE, "blob is 501 bytes"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -121,7 +120,7 @@ class BlobRecordClassifierTest {
                         DeadLetterCode.BAD_URI, ""),
                 refused("not allowed, too large", input(null, "blob.uri", "s3://other/x", "blob.mode", "reference",
                         "blob.position", "0", "blob.size", "9999"), DeadLetterCode.URI_NOT_ALLOWED, ""),
-                refused("too large, ingest unsupported", input(null, "blob.uri", ALLOWED + "x",
+                refused("too large, to be fetched", input(null, "blob.uri", ALLOWED + "x",
                         "blob.position", "0", "blob.size", "9999"), DeadLetterCode.TOO_LARGE, ""));
     }
 
@@ -183,6 +182,51 @@ class BlobRecordClassifierTest {
         assertThat(placed.placement()).isEqualTo(Placement.EXTERNAL);
         assertThat(placed.external()).isEqualTo(expected);
         assertThat(placed.bytes()).isNull();
+    }
+
+    static Stream<Arguments> fetches() {
+        return Stream.of(
+                Arguments.of(input(null, "blob.uri", ALLOWED + "x"), ALLOWED + "x", 0L, 0L),
+                Arguments.of(input(bytes(3), "blob.uri", ALLOWED + "x", "blob.mode", "ingest"), ALLOWED + "x", 0L, 0L),
+                Arguments.of(input(null, "blob.uri", ALLOWED + "x", "blob.position", "5", "blob.size", "10"),
+                        ALLOWED + "x", 5L, 10L),
+                Arguments.of(input(null, "blob.uri", ALLOWED + "x", "blob.position", "7", "blob.size", "0"),
+                        ALLOWED + "x", 7L, 0L),
+                Arguments.of(input(null, "blob.uri", "S3://bucket/allowed/./a"), ALLOWED + "a", 0L, 0L),
+                Arguments.of(input(null, "blob.uri", "file:/data/x"), "file:///data/x", 0L, 0L),
+                Arguments.of(input(null, "blob.uri", ALLOWED + "x?X-Amz-Signature=secret#part"), ALLOWED + "x", 0L, 0L),
+                Arguments.of(input(null, "blob.uri", ALLOWED + "x#part?not-a-query"), ALLOWED + "x", 0L, 0L));
+    }
+
+    @ParameterizedTest
+    @MethodSource("fetches")
+    void anIngestModeExternalBlobIsToBeFetchedFromItsLocationWithoutQuery(
+            BlobRecord input, String location, long position, long size) {
+        ClassifiedRecord classified = classifier.classify(input);
+
+        assertThat(classified).isInstanceOfSatisfying(ExternalFetch.class, fetch -> {
+            assertThat(fetch.record()).isSameAs(input);
+            assertThat(fetch.location()).isEqualTo(location);
+            assertThat(fetch.position()).isEqualTo(position);
+            assertThat(fetch.size()).isEqualTo(size);
+            assertThat(fetch.isWholeObject()).isEqualTo(position == 0 && size == 0);
+        });
+    }
+
+    @Test
+    void aWholeObjectToFetchHasNoKnownSizeToLimitYet() {
+        BlobRecordClassifier tiny = new BlobRecordClassifier(new PlacementPolicy(0, 1, 1), List.of(ALLOWED), 0);
+
+        assertThat(tiny.classify(input(null, "blob.uri", ALLOWED + "huge"))).isInstanceOf(ExternalFetch.class);
+    }
+
+    @Test
+    void passesThroughHeadersOfABlobToFetch() {
+        BlobRecord input = input(null, "camera", "front", "blob.uri", ALLOWED + "x", "blob.mode", "ingest");
+
+        ExternalFetch fetch = (ExternalFetch) classifier.classify(input);
+
+        assertThat(fetch.attributes()).extracting(Attribute::name).containsExactly("camera");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.blobingest.sink;
 
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.internal.SinkSettings;
+import io.blobingest.storage.RetryPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -36,8 +37,12 @@ public final class RawPackSinkBuilder {
             RawPackSinkOptions.ROLL_INTERVAL,
             RawPackSinkOptions.CREATED_BY);
 
+    /** Three tries, one second apart and then two. */
+    public static final RetryPolicy DEFAULT_EXTERNAL_READ_RETRIES = new RetryPolicy(3, Duration.ofSeconds(1));
+
     private final Configuration options = new Configuration();
     private Sink<DescriptorRow> descriptorSink;
+    private RetryPolicy externalReadRetries = DEFAULT_EXTERNAL_READ_RETRIES;
 
     RawPackSinkBuilder() {}
 
@@ -89,6 +94,16 @@ public final class RawPackSinkBuilder {
         return this;
     }
 
+    /**
+     * How the copy of a Dedicated blob from its external object ({@code PlacedBlob#source()}) is
+     * retried after a transient read failure: each try starts over in a fresh in-progress file.
+     * Default: {@link #DEFAULT_EXTERNAL_READ_RETRIES}.
+     */
+    public RawPackSinkBuilder setExternalReadRetries(RetryPolicy retries) {
+        this.externalReadRetries = Objects.requireNonNull(retries, "retries");
+        return this;
+    }
+
     public RawPackSink build() {
         sanityCheck();
         SinkSettings settings = new SinkSettings(
@@ -96,7 +111,8 @@ public final class RawPackSinkBuilder {
                 options.get(RawPackSinkOptions.PACK_TARGET_SIZE).getBytes(),
                 options.get(RawPackSinkOptions.ROLL_POLICY),
                 options.get(RawPackSinkOptions.ROLL_INTERVAL),
-                options.get(RawPackSinkOptions.CREATED_BY));
+                options.get(RawPackSinkOptions.CREATED_BY),
+                externalReadRetries);
         return new RawPackSink(settings, descriptorSink);
     }
 

@@ -7,7 +7,6 @@ import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import io.blobingest.placement.BlobHeaders;
-import io.blobingest.placement.DeadLetterCode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -83,7 +82,6 @@ public final class DemoVerifier {
         private int blobsMatched;
         private int deadLettersMatched;
         private int ingestPlaced;
-        private int ingestUnsupported;
         private int batches;
 
         Check(List<ConsumerRecord<byte[], byte[]>> descriptorRecords,
@@ -100,7 +98,7 @@ public final class DemoVerifier {
             }
             readBack();
             return new Verification(descriptorRecords.size(), blobsMatched, deadLetterRecords.size(),
-                    deadLettersMatched, ingestPlaced, ingestUnsupported, batches, problems, problemCount);
+                    deadLettersMatched, ingestPlaced, batches, problems, problemCount);
         }
 
         private void indexDescriptors() {
@@ -166,12 +164,8 @@ public final class DemoVerifier {
                 case EXTERNAL_INGEST -> {
                     if (row != null) {
                         ingestPlaced++;
-                    } else if (DeadLetterCode.EXTERNAL_INGEST_UNSUPPORTED.wireName().equals(code)) {
-                        ingestUnsupported++;
-                        deadLettersMatched++;
                     } else {
-                        problem(describe(index) + ": expected a descriptor (or, without ingest mode, a dead letter "
-                                + DeadLetterCode.EXTERNAL_INGEST_UNSUPPORTED.wireName() + "), found "
+                        problem(describe(index) + ": expected a descriptor of the fetched bytes, found "
                                 + (code == null ? "nothing" : "dead letter " + code));
                     }
                 }

@@ -11,8 +11,6 @@ import java.util.List;
  * @param deadLetters committed records read from the dead-letter topic
  * @param deadLettersMatched dead letters of records that had to be dead-lettered, with the expected code
  * @param ingestPlaced ingest-mode External records that got a descriptor
- * @param ingestUnsupported ingest-mode External records dead-lettered as {@code
- *     external-ingest-unsupported} (a build without ingest mode)
  * @param batches {@code ObjectLayer.readAll} calls made
  * @param problems the first problems found, each naming the record
  * @param problemCount all problems found
@@ -23,7 +21,6 @@ public record Verification(
         int deadLetters,
         int deadLettersMatched,
         int ingestPlaced,
-        int ingestUnsupported,
         int batches,
         List<String> problems,
         int problemCount) {

@@ -47,8 +47,7 @@ final class DemoRecords {
 
     private DemoRecords() {}
 
-    /** @param placeIngestMode give ingest-mode records descriptors, as a build with ingest mode would */
-    static DemoRecords place(DemoWorkload workload, Path base, boolean placeIngestMode) throws IOException {
+    static DemoRecords place(DemoWorkload workload, Path base) throws IOException {
         DemoRecords records = new DemoRecords();
         BlobRecordClassifier classifier = classifier(workload);
         Path pack = Path.of(BlobSets.sidecarUri(base.toUri(), BLOB_SET, 1));
@@ -59,14 +58,10 @@ final class DemoRecords {
             for (int i = 0; i < workload.count(); i++) {
                 BlobRecord input = blobRecord(workload, i);
                 if (workload.kind(i) == DemoRecordKind.EXTERNAL_INGEST) {
-                    // Decided here, not by the classifier: whether it fetches depends on the build.
-                    if (placeIngestMode) {
-                        byte[] bytes = workload.fileBytes(i);
-                        records.descriptors.add(records.descriptor(input, BlobDescriptor.inline(bytes.length), bytes,
-                                workload.passedThroughHeaders(i)));
-                    } else {
-                        records.deadLetters.add(records.deadLetter(workload, i, DeadLetterCode.EXTERNAL_INGEST_UNSUPPORTED));
-                    }
+                    // The job fetches these; here their bytes are placed directly, as the fetch stage would.
+                    byte[] bytes = workload.fileBytes(i);
+                    records.descriptors.add(records.descriptor(input, BlobDescriptor.inline(bytes.length), bytes,
+                            workload.passedThroughHeaders(i)));
                     continue;
                 }
                 ClassifiedRecord classified = classifier.classify(input);

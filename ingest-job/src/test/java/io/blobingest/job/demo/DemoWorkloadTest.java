@@ -6,6 +6,7 @@ import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.placement.BlobRecordClassifier;
 import io.blobingest.placement.ClassifiedRecord;
 import io.blobingest.placement.DeadLetter;
+import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.PlacedBlob;
 import java.nio.file.Path;
@@ -87,11 +88,7 @@ class DemoWorkloadTest {
         switch (workload.kind(index)) {
             case BAD -> assertThat(classified).as("record %d", index).isInstanceOfSatisfying(DeadLetter.class,
                     deadLetter -> assertThat(deadLetter.code()).isEqualTo(workload.fault(index).expectedCode()));
-            case EXTERNAL_INGEST -> {
-                if (classified instanceof DeadLetter deadLetter) {
-                    assertThat(deadLetter.code()).as("record %d", index).isEqualTo(DeadLetterCode.EXTERNAL_INGEST_UNSUPPORTED);
-                }
-            }
+            case EXTERNAL_INGEST -> assertThat(classified).as("record %d", index).isInstanceOf(ExternalFetch.class);
             default -> assertThat(classified).as("record %d", index).isInstanceOfSatisfying(PlacedBlob.class,
                     placed -> assertThat(BlobKind.valueOf(placed.placement().name())).isEqualTo(workload.expectedKind(index)));
         }

@@ -58,6 +58,25 @@ public final class ExternalUris {
         return normal.toString();
     }
 
+    /**
+     * {@code normalizedUri} up to its query or fragment: the object's location as a file system
+     * sees it (scheme, authority, path).
+     *
+     * @param normalizedUri a URI from {@link #normalize}
+     */
+    public static String withoutQueryAndFragment(String normalizedUri) {
+        int end = normalizedUri.length();
+        int query = normalizedUri.indexOf('?');
+        int fragment = normalizedUri.indexOf('#');
+        if (query >= 0) {
+            end = query;
+        }
+        if (fragment >= 0 && fragment < end) {
+            end = fragment;
+        }
+        return normalizedUri.substring(0, end);
+    }
+
     /** A prefix of a URI in the same normal form: lower-case scheme, authority always written. */
     static String normalizePrefix(String scheme, String rest) {
         String authority = rest.startsWith("/") && !rest.startsWith("//") ? "//" : "";

@@ -40,4 +40,17 @@ class ExternalUrisTest {
         assertThatThrownBy(() -> ExternalUris.normalize(input))
                 .hasMessage("blob.uri has userinfo: credentials must not travel in a URI");
     }
+
+    @ParameterizedTest
+    @CsvSource({
+        "s3://bucket/a, s3://bucket/a",
+        "s3://bucket/a?X-Amz-Signature=s, s3://bucket/a",
+        "s3://bucket/a#part, s3://bucket/a",
+        "s3://bucket/a?q=1#part, s3://bucket/a",
+        "s3://bucket/a%3Fb?q, s3://bucket/a%3Fb",
+        "file:///x#f?g, file:///x",
+    })
+    void theLocationOfAnObjectEndsBeforeItsQueryOrFragment(String normalized, String location) {
+        assertThat(ExternalUris.withoutQueryAndFragment(normalized)).isEqualTo(location);
+    }
 }

@@ -7,11 +7,18 @@ import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.RawPackMetadata;
 import io.blobingest.objectlayer.pack.RawPackWriter;
 import io.blobingest.objectlayer.pack.RawPackWriterState;
+import io.blobingest.objectlayer.storage.BlobStorage;
+import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.placement.ExternalBytes;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.sink.manifest.DescriptorManifestWriter;
+import io.blobingest.storage.FlinkFileSystemStorage;
+import io.blobingest.storage.RetryPolicy;
 import java.io.BufferedOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
@@ -19,6 +26,8 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.core.fs.RecoverableWriter.ResumeRecoverable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The blob set a writer subtask is filling: its name, its sidecar id counter, at most one open
@@ -26,7 +35,8 @@ import org.apache.flink.core.fs.RecoverableWriter.ResumeRecoverable;
  *
  * <p>Every file goes through {@link RecoverableWriter}, so nothing is visible under its final
  * name until a committer publishes it. Inline and External blobs write no bytes; their rows carry
- * everything.
+ * everything. A Dedicated blob with a {@linkplain PlacedBlob#source() source} is streamed from its
+ * external object through a fixed buffer, never held in memory whole.
  *
  * <p>Lifecycle: {@link #add} any number of times, then either {@link #seal} (once; the set is then
  * done) or {@link #snapshot} (the set stays open), and {@link #close} when abandoned. Not
@@ -37,6 +47,12 @@ final class OpenBlobSet implements AutoCloseable {
     /** Coalesces the pack's small writes (entry table rows) before they reach the file system. */
     private static final int WRITE_BUFFER_SIZE = 64 * 1024;
 
+    /** One positioned read of an external object per chunk: on S3 one ranged GET per MiB. */
+    private static final int COPY_CHUNK_SIZE = 1024 * 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(OpenBlobSet.class);
+    private static final BlobStorage EXTERNAL_OBJECTS = new FlinkFileSystemStorage();
+
     private final String name;
     private final long createdAtMillis;
     private final String basePath;
@@ -44,6 +60,7 @@ final class OpenBlobSet implements AutoCloseable {
     private final RecoverableWriter fs;
     private final long packTargetSize;
     private final String createdBy;
+    private final RetryPolicy externalReadRetries;
     private final List<PendingSidecar> finishedSidecars;
     private final List<DescriptorRow> rows;
     private final CRC32C crc = new CRC32C();
@@ -66,6 +83,7 @@ final class OpenBlobSet implements AutoCloseable {
         this.fs = fs;
         this.packTargetSize = settings.packTargetSize();
         this.createdBy = settings.createdBy();
+        this.externalReadRetries = settings.externalReadRetries();
         this.nextSidecarId = nextSidecarId;
         this.finishedSidecars = new ArrayList<>(finishedSidecars);
         this.rows = new ArrayList<>(rows);
@@ -154,6 +172,10 @@ final class OpenBlobSet implements AutoCloseable {
             }
             case DEDICATED -> {
                 long sidecarId = allocateSidecarId();
+                if (bytes == null) {
+                    long crc32c = copyDedicated(sidecarId, blob.source());
+                    yield row(blob, BlobDescriptor.dedicated(blob.source().length(), sidecarId), name, null, crc32c);
+                }
                 writeDedicated(sidecarId, bytes);
                 yield row(blob, BlobDescriptor.dedicated(bytes.length, sidecarId), name, null, crc32c(bytes));
             }
@@ -250,6 +272,49 @@ final class OpenBlobSet implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             closeAfterFailure(stream, e);
             throw e;
+        }
+    }
+
+    /**
+     * Streams {@code source} into Dedicated sidecar {@code sidecarId} and returns the crc32c of
+     * what it copied. A try that fails transiently is retried from the start into a fresh
+     * in-progress file (the failed one stays hidden, like any failed attempt's), so that the
+     * sidecar is one consistent read of the object.
+     */
+    private long copyDedicated(long sidecarId, ExternalBytes source) throws IOException {
+        return externalReadRetries.run(
+                () -> copyOnce(sidecarId, source),
+                (nextTry, wait, failure) -> LOG.warn(
+                        "Copying {} bytes at offset {} of {} into sidecar {} of blob set {} failed; try {} of {} in {} ms: {}",
+                        source.length(), source.offset(), source.location(), sidecarId, name, nextTry,
+                        externalReadRetries.attempts(), wait.toMillis(), failure.toString()));
+    }
+
+    private long copyOnce(long sidecarId, ExternalBytes source) throws IOException {
+        try (ReadableObject object = EXTERNAL_OBJECTS.open(URI.create(source.location()))) {
+            if (object.length() - source.offset() < source.length()) {
+                throw new EOFException(source.location() + " is " + object.length() + " bytes long, "
+                        + source.length() + " bytes at offset " + source.offset() + " were expected");
+            }
+            RecoverableFsDataOutputStream out = fs.open(sidecarPath(sidecarId));
+            try {
+                byte[] chunk = new byte[(int) Math.min(COPY_CHUNK_SIZE, source.length())];
+                crc.reset();
+                for (long copied = 0; copied < source.length(); ) {
+                    int length = (int) Math.min(chunk.length, source.length() - copied);
+                    object.readFully(source.offset() + copied, chunk, 0, length);
+                    crc.update(chunk, 0, length);
+                    out.write(chunk, 0, length);
+                    copied += length;
+                }
+                RecoverableFsDataOutputStream.Committer committer = out.closeForCommit();
+                finishedSidecars.add(new PendingSidecar(
+                        sidecarId, SidecarKind.DEDICATED, source.length(), committer.getRecoverable()));
+                return crc.getValue();
+            } catch (IOException | RuntimeException e) {
+                closeAfterFailure(out, e);
+                throw e;
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package io.blobingest.sink.internal;
 
 import io.blobingest.sink.RollPolicy;
+import io.blobingest.storage.RetryPolicy;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
@@ -12,9 +13,15 @@ import org.apache.flink.core.fs.Path;
  * @param basePath the storage root URI
  * @param packTargetSize bytes a pack may reach, footer included
  * @param rollInterval how long a blob set may stay open under {@link RollPolicy#SIZE_OR_TIME}
+ * @param externalReadRetries how a copy of a Dedicated blob from its external object is retried
  */
 public record SinkSettings(
-        String basePath, long packTargetSize, RollPolicy rollPolicy, Duration rollInterval, String createdBy)
+        String basePath,
+        long packTargetSize,
+        RollPolicy rollPolicy,
+        Duration rollInterval,
+        String createdBy,
+        RetryPolicy externalReadRetries)
         implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -24,6 +31,7 @@ public record SinkSettings(
         Objects.requireNonNull(rollPolicy, "rollPolicy");
         Objects.requireNonNull(rollInterval, "rollInterval");
         Objects.requireNonNull(createdBy, "createdBy");
+        Objects.requireNonNull(externalReadRetries, "externalReadRetries");
     }
 
     public Path base() {

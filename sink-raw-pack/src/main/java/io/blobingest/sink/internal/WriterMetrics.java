@@ -32,7 +32,7 @@ final class WriterMetrics {
     }
 
     void placed(PlacedBlob blob) {
-        long length = blob.bytes() == null ? 0 : blob.bytes().length;
+        long length = blob.placedLength();
         blobs.get(blob.placement()).inc();
         bytes.get(blob.placement()).inc(length);
         recordsSend.inc();

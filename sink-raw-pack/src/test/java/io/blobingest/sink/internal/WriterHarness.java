@@ -2,6 +2,7 @@ package io.blobingest.sink.internal;
 
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.TestBlobs;
+import io.blobingest.storage.RetryPolicy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +21,8 @@ import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 final class WriterHarness {
 
     static final Duration ROLL_INTERVAL = Duration.ofSeconds(60);
+    /** Three tries without waiting: tests inject failures, they need no real backoff. */
+    static final RetryPolicy EXTERNAL_READ_RETRIES = new RetryPolicy(3, Duration.ZERO);
 
     final Path base;
     final SinkSettings settings;
@@ -28,7 +31,8 @@ final class WriterHarness {
 
     WriterHarness(Path base, RollPolicy policy, long packTargetSize) throws IOException {
         this.base = base;
-        this.settings = new SinkSettings(base.toUri().toString(), packTargetSize, policy, ROLL_INTERVAL, "writer-test");
+        this.settings = new SinkSettings(
+                base.toUri().toString(), packTargetSize, policy, ROLL_INTERVAL, "writer-test", EXTERNAL_READ_RETRIES);
         this.fs = FileSystem.getLocalFileSystem().createRecoverableWriter();
     }
 

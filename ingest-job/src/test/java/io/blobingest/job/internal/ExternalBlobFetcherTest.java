@@ -1,0 +1,185 @@
+package io.blobingest.job.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.blobingest.objectlayer.DescriptorRow.Attribute;
+import io.blobingest.placement.BlobRecord;
+import io.blobingest.placement.DeadLetter;
+import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.placement.ExternalBytes;
+import io.blobingest.placement.ExternalFetch;
+import io.blobingest.placement.PlacedBlob;
+import io.blobingest.placement.Placement;
+import io.blobingest.placement.PlacementPolicy;
+import io.blobingest.storage.RetryPolicy;
+import io.blobingest.storage.testing.FlakyFileSystem;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.flink.types.Either;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The fetcher against real files through Flink's local file system and the flaky test file system. */
+class ExternalBlobFetcherTest {
+
+    private static final long MAX = 500;
+    private static final RetryPolicy THREE_TRIES = new RetryPolicy(3, Duration.ZERO);
+    private static final List<Attribute> ATTRIBUTES = List.of(new Attribute("camera", "front".getBytes(StandardCharsets.UTF_8)));
+
+    private final ExternalBlobFetcher fetcher = new ExternalBlobFetcher(new PlacementPolicy(10, 100, 1000), MAX, THREE_TRIES);
+    private final List<Integer> retries = new ArrayList<>();
+
+    @TempDir Path dir;
+    private Path object;
+    private byte[] content;
+
+    @BeforeEach
+    void writeObject() throws IOException {
+        content = new byte[300];
+        new SplittableRandom(3).nextBytes(content);
+        object = Files.write(dir.resolve("object.bin"), content);
+    }
+
+    @Test
+    void aSmallWholeObjectIsInlineWithItsBytes() throws IOException {
+        Path small = Files.write(dir.resolve("small"), new byte[] {1, 2, 3});
+
+        PlacedBlob placed = placed(fetch(small.toUri(), 0, 0));
+
+        assertThat(placed.placement()).isEqualTo(Placement.INLINE);
+        assertThat(placed.bytes()).containsExactly(1, 2, 3);
+        assertThat(placed.attributes()).isEqualTo(ATTRIBUTES);
+        assertThat(retries).isEmpty();
+    }
+
+    @Test
+    void aRangeIsPlacedByItsOwnSizeWithExactlyItsBytes() {
+        PlacedBlob placed = placed(fetch(object.toUri(), 40, 60));
+
+        assertThat(placed.placement()).isEqualTo(Placement.PACKED);
+        assertThat(placed.bytes()).isEqualTo(Arrays.copyOfRange(content, 40, 100));
+    }
+
+    @Test
+    void aRangeEndingAtTheObjectsEndIsFetched() {
+        assertThat(placed(fetch(object.toUri(), 290, 10)).bytes()).isEqualTo(Arrays.copyOfRange(content, 290, 300));
+        assertThat(placed(fetch(object.toUri(), 300, 0)).bytes()).isEmpty();
+    }
+
+    @Test
+    void aBlobAboveTheDedicatedThresholdIsNotReadButCopiedLaterFromItsExactRange() {
+        FlakyFileSystem.failReads(object, Integer.MAX_VALUE, 0);
+        URI uri = FlakyFileSystem.uri(object);
+
+        PlacedBlob whole = placed(fetch(uri, 0, 0));
+        PlacedBlob range = placed(fetch(uri, 50, 101));
+
+        assertThat(whole.placement()).isEqualTo(Placement.DEDICATED);
+        assertThat(whole.bytes()).isNull();
+        assertThat(whole.source()).isEqualTo(new ExternalBytes(uri.toString(), 0, 300));
+        assertThat(range.source()).isEqualTo(new ExternalBytes(uri.toString(), 50, 101));
+        assertThat(retries).as("nothing was read, so nothing failed").isEmpty();
+    }
+
+    @Test
+    void aMissingObjectIsNotFoundWithoutRetries() {
+        DeadLetter deadLetter = deadLetter(fetch(dir.resolve("missing").toUri(), 0, 0));
+
+        assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.NOT_FOUND);
+        assertThat(deadLetter.detail()).startsWith(dir.resolve("missing").toUri() + " does not exist");
+        assertThat(retries).isEmpty();
+    }
+
+    @Test
+    void aDirectoryIsNotFound() {
+        DeadLetter deadLetter = deadLetter(fetch(dir.toUri(), 0, 0));
+
+        assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.NOT_FOUND);
+        assertThat(deadLetter.detail()).endsWith("is a directory, not an object");
+    }
+
+    @Test
+    void aRangeEndingBeyondTheObjectIsABadRange() {
+        DeadLetter deadLetter = deadLetter(fetch(object.toUri(), 250, 51));
+
+        assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.BAD_RANGE);
+        assertThat(deadLetter.detail()).isEqualTo(
+                "blob.position 250 + blob.size 51 ends beyond " + object.toUri() + ", which is 300 bytes long");
+    }
+
+    @Test
+    void aRangeStartingBeyondTheObjectIsABadRangeEvenAtTheTopOfU64() {
+        assertThat(deadLetter(fetch(object.toUri(), 301, 0)).code()).isEqualTo(DeadLetterCode.BAD_RANGE);
+        assertThat(deadLetter(fetch(object.toUri(), -2, 1)).detail())
+                .startsWith("blob.position 18446744073709551614 + blob.size 1 ends beyond");
+    }
+
+    @Test
+    void aWholeObjectAboveTheMaximumIsTooLarge() throws IOException {
+        Path large = Files.write(dir.resolve("large"), new byte[(int) MAX + 1]);
+
+        DeadLetter deadLetter = deadLetter(fetch(large.toUri(), 0, 0));
+
+        assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.TOO_LARGE);
+        assertThat(deadLetter.detail()).isEqualTo(
+                large.toUri() + " is 501 bytes, the maximum is 500 bytes (external.max-bytes)");
+    }
+
+    @Test
+    void transientReadFailuresAreRetriedUntilTheBytesArrive() {
+        FlakyFileSystem.failReads(object, 2, 10);
+
+        PlacedBlob placed = placed(fetch(FlakyFileSystem.uri(object), 0, 100));
+
+        assertThat(placed.bytes()).isEqualTo(Arrays.copyOfRange(content, 0, 100));
+        assertThat(retries).containsExactly(2, 3);
+    }
+
+    @Test
+    void readsThatKeepFailingEndAsFetchFailedAfterEveryTry() {
+        FlakyFileSystem.failReads(object, Integer.MAX_VALUE, 0);
+        URI uri = FlakyFileSystem.uri(object);
+
+        DeadLetter deadLetter = deadLetter(fetch(uri, 0, 100));
+
+        assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
+        assertThat(deadLetter.detail()).startsWith("fetching " + uri + " failed 3 times, lastly with java.io.IOException: ")
+                .contains("injected read failure");
+        assertThat(retries).containsExactly(2, 3);
+    }
+
+    @Test
+    void aSchemeWithoutFileSystemFailsAtOnce() {
+        DeadLetter deadLetter = deadLetter(fetch(URI.create("https://example.com/video.bin"), 0, 0));
+
+        assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
+        assertThat(deadLetter.detail()).startsWith("fetching https://example.com/video.bin failed once, lastly with")
+                .contains("no Flink file system can open https://example.com/video.bin");
+        assertThat(retries).isEmpty();
+    }
+
+    private Either<PlacedBlob, DeadLetter> fetch(URI location, long position, long size) {
+        BlobRecord record = new BlobRecord(null, null, List.of(), "in", 0, 7);
+        return fetcher.fetch(new ExternalFetch(record, location.toString(), position, size, ATTRIBUTES),
+                (nextTry, wait, failure) -> retries.add(nextTry));
+    }
+
+    private static PlacedBlob placed(Either<PlacedBlob, DeadLetter> outcome) {
+        assertThat(outcome.isLeft()).as("placed, not %s", outcome).isTrue();
+        return outcome.left();
+    }
+
+    private static DeadLetter deadLetter(Either<PlacedBlob, DeadLetter> outcome) {
+        assertThat(outcome.isRight()).as("dead-lettered, not %s", outcome).isTrue();
+        return outcome.right();
+    }
+}

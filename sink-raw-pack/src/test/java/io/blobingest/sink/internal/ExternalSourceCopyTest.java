@@ -1,0 +1,126 @@
+package io.blobingest.sink.internal;
+
+import static io.blobingest.sink.internal.WriterHarness.commit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.placement.BlobRecord;
+import io.blobingest.placement.ExternalBytes;
+import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.RollPolicy;
+import io.blobingest.sink.StoredBlobs;
+import io.blobingest.storage.testing.FlakyFileSystem;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Dedicated blobs that the writer copies from their external object instead of receiving their bytes. */
+class ExternalSourceCopyTest {
+
+    private static final int MIB = 1024 * 1024;
+    /** Two and a half copy chunks, so the last chunk is a partial one. */
+    private static final int LENGTH = 5 * MIB / 2 + 17;
+    private static final int OFFSET = 1000;
+
+    @TempDir Path base;
+    @TempDir Path external;
+
+    private Path object;
+    private byte[] content;
+
+    @BeforeEach
+    void writeExternalObject() throws IOException {
+        content = new byte[OFFSET + LENGTH + 500];
+        new SplittableRandom(7).nextBytes(content);
+        object = Files.write(external.resolve("video.bin"), content);
+    }
+
+    @Test
+    void aDedicatedBlobIsCopiedByteExactFromItsSourceRangeWithTheCrc32cOfTheCopy() throws IOException {
+        DescriptorRow row = writeAndCommit(object.toUri());
+
+        byte[] expected = Arrays.copyOfRange(content, OFFSET, OFFSET + LENGTH);
+        assertThat(row.blob()).isEqualTo(BlobDescriptor.dedicated(LENGTH, 1));
+        assertThat(row.crc32c()).isEqualTo(crc32c(expected));
+        assertThat(new StoredBlobs(base).resolve(row)).isEqualTo(expected);
+        assertThat(StoredBlobs.hiddenFiles(base)).isEmpty();
+    }
+
+    @Test
+    void aTransientReadFailureRestartsTheCopyInAFreshInProgressFile() throws IOException {
+        FlakyFileSystem.failReads(object, 1, 3 * MIB / 2);
+
+        DescriptorRow row = writeAndCommit(FlakyFileSystem.uri(object));
+
+        byte[] expected = Arrays.copyOfRange(content, OFFSET, OFFSET + LENGTH);
+        assertThat(FlakyFileSystem.remainingFailures(object)).isZero();
+        assertThat(row.crc32c()).isEqualTo(crc32c(expected));
+        assertThat(new StoredBlobs(base).resolve(row)).isEqualTo(expected);
+        assertThat(StoredBlobs.hiddenFiles(base)).as("the failed try's in-progress file").singleElement()
+                .satisfies(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
+    }
+
+    @Test
+    void aCopyThatKeepsFailingFailsTheWriteAfterEveryTryAndPublishesNothing() throws IOException {
+        FlakyFileSystem.failReads(object, Integer.MAX_VALUE, 0);
+        WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+
+        try (RawPackSinkWriter writer = harness.writer()) {
+            assertThatThrownBy(() -> writer.write(copied(FlakyFileSystem.uri(object), LENGTH), null))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("injected read failure")
+                    .satisfies(e -> assertThat(e.getSuppressed()).hasSize(WriterHarness.EXTERNAL_READ_RETRIES.attempts() - 1));
+        }
+        assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
+    }
+
+    @Test
+    void aSourceThatEndsBeforeItsRangeFailsNamingBothLengths() throws IOException {
+        WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+
+        try (RawPackSinkWriter writer = harness.writer()) {
+            assertThatThrownBy(() -> writer.write(copied(object.toUri(), content.length), null))
+                    .isInstanceOf(EOFException.class)
+                    .hasMessage(object.toUri() + " is " + content.length + " bytes long, " + content.length
+                            + " bytes at offset " + OFFSET + " were expected");
+        }
+        assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
+        assertThat(StoredBlobs.hiddenFiles(base)).as("no output is opened before the source is checked").isEmpty();
+    }
+
+    private DescriptorRow writeAndCommit(URI source) throws IOException {
+        WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        try (RawPackSinkWriter writer = harness.writer()) {
+            writer.write(copied(source, LENGTH), null);
+            BlobSetCommittable set = writer.prepareCommit().iterator().next();
+            assertThat(set.sidecars()).singleElement().satisfies(sidecar -> {
+                assertThat(sidecar.kind()).isEqualTo(SidecarKind.DEDICATED);
+                assertThat(sidecar.length()).isEqualTo(LENGTH);
+            });
+            commit(List.of(set));
+        }
+        return new StoredBlobs(base).committedManifests().values().iterator().next().get(0);
+    }
+
+    private static PlacedBlob copied(URI source, long length) {
+        return PlacedBlob.copiedFrom(new ExternalBytes(source.toString(), OFFSET, length),
+                new BlobRecord(null, null, List.of(), "t", 0, 0), List.of());
+    }
+
+    private static long crc32c(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return crc.getValue();
+    }
+}
