@@ -23,7 +23,9 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
 import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 import org.apache.flink.types.Either;
@@ -44,8 +46,9 @@ import org.slf4j.LoggerFactory;
  * <p>Emits {@code Left(PlacedBlob)} or {@code Right(DeadLetter)}. A fetch without a result
  * within the timeout is interrupted and its record dead-lettered as {@code fetch-failed}.
  *
- * <p>Metrics under {@code externalFetch}: {@code retries}, and {@code deadLetters.<code>} for
- * the codes this stage gives.
+ * <p>Metrics under {@code externalFetch}: {@code latencyMs} (a histogram of whole fetches,
+ * retries included, from start to outcome), {@code retries}, and {@code deadLetters.<code>} for the
+ * codes this stage gives.
  */
 public final class FetchExternalBlobs
         extends RichAsyncFunction<Either<PlacedBlob, ExternalFetch>, Either<PlacedBlob, DeadLetter>>
@@ -53,6 +56,8 @@ public final class FetchExternalBlobs
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(FetchExternalBlobs.class);
+    /** Fetches the latency histogram keeps, the most recent ones. */
+    private static final int LATENCY_WINDOW = 1024;
 
     private final ExternalBlobFetcher fetcher;
     private final int concurrency;
@@ -62,6 +67,7 @@ public final class FetchExternalBlobs
     private transient ExecutorService threads;
     private transient Map<ExternalFetch, Future<?>> inFlight;
     private transient Counter retries;
+    private transient Histogram latencyMs;
     private transient Map<DeadLetterCode, Counter> deadLetters;
 
     public FetchExternalBlobs(ExternalBlobFetcher fetcher, ExternalFetchSettings settings) {
@@ -78,6 +84,7 @@ public final class FetchExternalBlobs
         inFlight = Collections.synchronizedMap(new IdentityHashMap<>());
         MetricGroup metrics = getRuntimeContext().getMetricGroup().addGroup("externalFetch");
         retries = metrics.counter("retries");
+        latencyMs = metrics.histogram("latencyMs", new DescriptiveStatisticsHistogram(LATENCY_WINDOW));
         deadLetters = new EnumMap<>(DeadLetterCode.class);
         MetricGroup byCode = metrics.addGroup("deadLetters");
         for (DeadLetterCode code : List.of(DeadLetterCode.TOO_LARGE, DeadLetterCode.NOT_FOUND, DeadLetterCode.BAD_RANGE,
@@ -95,12 +102,14 @@ public final class FetchExternalBlobs
         }
         ExternalFetch fetch = input.right();
         FutureTask<Void> task = new FutureTask<>(() -> {
+            long started = System.nanoTime();
             try {
                 Either<PlacedBlob, DeadLetter> outcome = fetcher.fetch(fetch, (nextTry, wait, failure) -> {
                     retries.inc();
                     LOG.warn("Fetching {} for input {} failed; try {} of {} in {} ms: {}", fetch.location(),
                             fetch.record().source(), nextTry, attempts, wait.toMillis(), failure.toString());
                 });
+                latencyMs.update(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
                 if (inFlight.remove(fetch) != null) {
                     complete(result, outcome);
                 }
