@@ -72,6 +72,18 @@ public final class IngestJob {
     /** The same topology, with {@code hooks} applied at its seams (failure-injection tests). */
     static void build(StreamExecutionEnvironment env, ReadableConfig config, Hooks hooks) {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
+        DataStream<BlobRecord> records = env
+                .fromSource(kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
+                .uid(SOURCE_UID);
+        place(records, kafka, config, hooks);
+    }
+
+    /**
+     * Everything after the source: classification, the fetch stage, the Raw Pack sink and its
+     * descriptor sink, the dead-letter sink. Each record of {@code records} ends as one descriptor
+     * or one dead letter, as a record of the input topic would; the backfill feeds it manifest rows.
+     */
+    static void place(DataStream<BlobRecord> records, BlobKafkaConnectors kafka, ReadableConfig config, Hooks hooks) {
         BlobRecordClassifier classifier = classifier(config);
         ExternalFetchSettings fetchSettings = ExternalFetchSettings.fromConfig(config);
         RawPackSink sink = RawPackSink.builder()
@@ -80,9 +92,6 @@ public final class IngestJob {
                 .setExternalReadRetries(fetchSettings.retries())
                 .build();
 
-        DataStream<BlobRecord> records = env
-                .fromSource(kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
-                .uid(SOURCE_UID);
         SingleOutputStreamOperator<Either<PlacedBlob, ExternalFetch>> classified = records
                 .process(new ClassifyRecords(classifier), ClassifyRecords.OUTPUT_TYPE)
                 .name("Classify and place")
@@ -144,7 +153,8 @@ public final class IngestJob {
         return new BlobRecordClassifier(
                 placementPolicy(config),
                 config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES),
-                config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes());
+                config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(),
+                config.get(IngestJobOptions.EXTERNAL_FORCE_INGEST));
     }
 
     private static PlacementPolicy placementPolicy(ReadableConfig config) {

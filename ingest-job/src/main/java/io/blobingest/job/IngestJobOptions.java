@@ -80,5 +80,14 @@ public final class IngestJobOptions {
                                     + " abandoned and its record dead-lettered as fetch-failed. Does not bound the"
                                     + " sink's copy of a Dedicated blob.");
 
+    public static final ConfigOption<Boolean> EXTERNAL_FORCE_INGEST =
+            ConfigOptions.key("external.force-ingest")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Fetch and place every External blob, also those sent with blob.mode=reference: how"
+                                    + " backfill --input-topic re-enters a topic of references. A bad blob.mode is"
+                                    + " still bad-uri.");
+
     private IngestJobOptions() {}
 }

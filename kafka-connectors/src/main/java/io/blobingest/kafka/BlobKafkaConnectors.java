@@ -38,6 +38,8 @@ public final class BlobKafkaConnectors {
     public static final String DESCRIPTOR_SINK_SUFFIX = "-descriptors";
     /** Appended to the transactional id prefix by the dead-letter sink. */
     public static final String DEAD_LETTER_SINK_SUFFIX = "-dead-letters";
+    /** Appended to the transactional id prefix by the backfill's sink of passed-through descriptors. */
+    public static final String PASSED_THROUGH_SINK_SUFFIX = "-passed-through";
 
     private final String bootstrapServers;
     private final String inputTopic;
@@ -50,18 +52,27 @@ public final class BlobKafkaConnectors {
     private final long deadLetterMaxRecordBytes;
     private final Properties clientProperties;
 
-    private BlobKafkaConnectors(ReadableConfig config) {
+    private BlobKafkaConnectors(ReadableConfig config, boolean readsInputTopic) {
         bootstrapServers = required(config, BlobKafkaOptions.BOOTSTRAP_SERVERS);
-        inputTopic = required(config, BlobKafkaOptions.INPUT_TOPIC);
         descriptorTopic = required(config, BlobKafkaOptions.DESCRIPTOR_TOPIC);
         deadLetterTopic = required(config, BlobKafkaOptions.DEAD_LETTER_TOPIC);
-        groupId = required(config, BlobKafkaOptions.GROUP_ID);
-        transactionalIdPrefix = config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX).orElse(groupId);
+        if (readsInputTopic) {
+            inputTopic = required(config, BlobKafkaOptions.INPUT_TOPIC);
+            groupId = required(config, BlobKafkaOptions.GROUP_ID);
+            transactionalIdPrefix = config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX).orElse(groupId);
+        } else {
+            inputTopic = null;
+            groupId = null;
+            transactionalIdPrefix = config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX)
+                    .or(() -> config.getOptional(BlobKafkaOptions.GROUP_ID))
+                    .orElseThrow(() -> new IllegalConfigurationException(
+                            "missing option " + BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key()));
+        }
         if (transactionalIdPrefix.isBlank()) {
             throw new IllegalConfigurationException(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key() + " must not be blank");
         }
-        if (descriptorTopic.equals(deadLetterTopic) || inputTopic.equals(descriptorTopic)
-                || inputTopic.equals(deadLetterTopic)) {
+        if (descriptorTopic.equals(deadLetterTopic) || descriptorTopic.equals(inputTopic)
+                || deadLetterTopic.equals(inputTopic)) {
             throw new IllegalConfigurationException("the input, descriptor and dead-letter topics must differ, found "
                     + inputTopic + ", " + descriptorTopic + ", " + deadLetterTopic);
         }
@@ -82,7 +93,18 @@ public final class BlobKafkaConnectors {
 
     /** @throws IllegalConfigurationException naming the first option that is missing or wrong */
     public static BlobKafkaConnectors fromConfig(ReadableConfig config) {
-        return new BlobKafkaConnectors(config);
+        return new BlobKafkaConnectors(config, true);
+    }
+
+    /**
+     * The sinks only, for a job that reads no input topic (a backfill from manifests): {@code
+     * kafka.input-topic} is not needed, and the transactional id prefix is {@code
+     * kafka.transactional-id-prefix}, else {@code kafka.group-id}, one of which must be set.
+     *
+     * @throws IllegalConfigurationException naming the first option that is missing or wrong
+     */
+    public static BlobKafkaConnectors sinksFromConfig(ReadableConfig config) {
+        return new BlobKafkaConnectors(config, false);
     }
 
     /**
@@ -92,6 +114,9 @@ public final class BlobKafkaConnectors {
      */
     @SuppressWarnings("deprecation") // the connector's committedOffsets still takes OffsetResetStrategy
     public Source<BlobRecord, KafkaPartitionSplit, KafkaSourceEnumState> source() {
+        if (inputTopic == null) {
+            throw new IllegalStateException("these connectors were made without an input topic (sinksFromConfig)");
+        }
         KafkaSourceBuilder<BlobRecord> builder = KafkaSource.<BlobRecord>builder()
                 .setBootstrapServers(bootstrapServers)
                 .setTopics(inputTopic)
@@ -126,6 +151,16 @@ public final class BlobKafkaConnectors {
         producer.setProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(deadLetterMaxRecordBytes));
         return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix(),
                 producer);
+    }
+
+    /**
+     * The backfill's second descriptor sink, for rows passed through unchanged: they name bytes
+     * that are already committed, so they need not wait for a blob set, and a sink of their own
+     * (its own transactional ids) keeps them apart from the Raw Pack sink's committed descriptors.
+     */
+    public KafkaSink<DescriptorRow> passedThroughDescriptorSink() {
+        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic),
+                transactionalIdPrefix + PASSED_THROUGH_SINK_SUFFIX, new Properties());
     }
 
     /** The prefix the descriptor sink's transactional ids start with. */

@@ -31,18 +31,29 @@ public final class BlobRecordClassifier implements Serializable {
     private final PlacementPolicy placementPolicy;
     private final UriPrefixAllowList allowedUris;
     private final long maxBlobBytes;
+    private final boolean forceIngest;
 
     /**
      * @param allowedUriPrefixes {@code external.allowed-prefixes}; empty refuses every external blob
      * @param maxBlobBytes larger blobs are dead-lettered as {@code too-large}
      */
     public BlobRecordClassifier(PlacementPolicy placementPolicy, List<String> allowedUriPrefixes, long maxBlobBytes) {
+        this(placementPolicy, allowedUriPrefixes, maxBlobBytes, false);
+    }
+
+    /**
+     * @param forceIngest fetch and place every external blob, also those in {@code reference} mode
+     *     (a backfill); {@code blob.mode} is still checked, a bad one stays {@code bad-uri}
+     */
+    public BlobRecordClassifier(
+            PlacementPolicy placementPolicy, List<String> allowedUriPrefixes, long maxBlobBytes, boolean forceIngest) {
         if (maxBlobBytes < 0) {
             throw new IllegalArgumentException("maximum blob size must be >= 0 bytes, found " + maxBlobBytes);
         }
         this.placementPolicy = Objects.requireNonNull(placementPolicy, "placementPolicy");
         this.allowedUris = new UriPrefixAllowList(allowedUriPrefixes);
         this.maxBlobBytes = maxBlobBytes;
+        this.forceIngest = forceIngest;
     }
 
     public ClassifiedRecord classify(BlobRecord record) {
@@ -60,7 +71,7 @@ public final class BlobRecordClassifier implements Serializable {
             throw new Rejection(DeadLetterCode.NULL_VALUE, "value is null and there is no " + BlobHeaders.URI + " header");
         }
         ByteRange range = range(record, external);
-        boolean reference = referenceMode(record, external);
+        boolean reference = referenceMode(record, external) && !forceIngest;
         String uri = external ? normalizedUri(uriHeader.value()) : null;
         if (external && !allowedUris.allows(uri)) {
             throw new Rejection(DeadLetterCode.URI_NOT_ALLOWED, BlobHeaders.URI + " matches none of the "

@@ -230,6 +230,24 @@ class BlobRecordClassifierTest {
     }
 
     @Test
+    void forcedIngestFetchesAReferenceModeBlobButStillChecksTheMode() {
+        BlobRecordClassifier forcing = new BlobRecordClassifier(
+                new PlacementPolicy(10, 100, 1000), List.of(ALLOWED), MAX, true);
+
+        ClassifiedRecord classified = forcing.classify(input(null, "camera", "front", "blob.uri", ALLOWED + "x",
+                "blob.mode", "reference", "blob.position", "2", "blob.size", "3"));
+
+        assertThat(classified).isInstanceOfSatisfying(ExternalFetch.class, fetch -> {
+            assertThat(fetch.location()).isEqualTo(ALLOWED + "x");
+            assertThat(fetch.position()).isEqualTo(2);
+            assertThat(fetch.size()).isEqualTo(3);
+            assertThat(fetch.attributes()).extracting(Attribute::name).containsExactly("camera");
+        });
+        assertThat(forcing.classify(input(null, "blob.uri", ALLOWED + "x", "blob.mode", "copy")))
+                .isInstanceOfSatisfying(DeadLetter.class, d -> assertThat(d.code()).isEqualTo(DeadLetterCode.BAD_URI));
+    }
+
+    @Test
     void aWholeObjectReferenceHasNoKnownSizeToLimit() {
         BlobRecordClassifier tiny = new BlobRecordClassifier(new PlacementPolicy(0, 1, 1), List.of(ALLOWED), 0);
 

@@ -1,5 +1,6 @@
 package io.blobingest.job.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = BlobIngestCli.Version.class,
         description = "Exactly-once blob ingest from Kafka into Lance Blob v2 objects.",
-        subcommands = {DemoCommand.class, RunCommand.class, DescriptorsCommand.class, PackCommand.class, BlobCommand.class,
+        subcommands = {DemoCommand.class, RunCommand.class, BackfillCommand.class, DescriptorsCommand.class, PackCommand.class, BlobCommand.class,
                 GcCommand.class})
 public final class BlobIngestCli implements Runnable {
 
@@ -65,17 +66,24 @@ public final class BlobIngestCli implements Runnable {
     }
 
     /**
-     * The exception's message, and its root cause's when that is another exception: a failed
-     * Flink job says only "Job execution failed." at the top of its chain.
+     * The exception's message, and its cause's when that is another exception: a failed Flink job
+     * says only "Job execution failed." at the top of its chain. The cause shown is the deepest
+     * {@link IOException} of the chain, which names the file or object at fault (a library's own
+     * exception below it rarely does), else the root cause.
      */
     static String describe(Throwable exception) {
         Throwable root = exception;
+        Throwable deepestIo = exception instanceof IOException ? exception : null;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
+            if (root instanceof IOException) {
+                deepestIo = root;
+            }
         }
+        Throwable cause = deepestIo != null ? deepestIo : root;
         String message = messageOf(exception);
-        return root == exception ? message
-                : message + " (caused by " + root.getClass().getSimpleName() + ": " + messageOf(root) + ")";
+        return cause == exception ? message
+                : message + " (caused by " + cause.getClass().getSimpleName() + ": " + messageOf(cause) + ")";
     }
 
     private static String messageOf(Throwable exception) {

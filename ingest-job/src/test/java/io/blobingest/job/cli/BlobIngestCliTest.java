@@ -22,4 +22,15 @@ class BlobIngestCliTest {
         assertThat(BlobIngestCli.describe(failed))
                 .isEqualTo("Job execution failed. (caused by IOException: disk full)");
     }
+
+    @Test
+    void aFileFaultAboveALibrarysExceptionIsTheCauseShown() {
+        Exception failed = new RuntimeException("Job execution failed.",
+                new IOException("/data/_descriptors/a.arrow: not an Arrow IPC file (missing magic)",
+                        new IllegalStateException("missing magic")));
+
+        assertThat(BlobIngestCli.describe(failed)).isEqualTo(
+                "Job execution failed. (caused by IOException: /data/_descriptors/a.arrow: not an Arrow IPC file"
+                        + " (missing magic))");
+    }
 }

@@ -42,7 +42,8 @@ import org.apache.flink.core.fs.Path;
  * required_features} item is known to this build. Rows are then checked against the descriptor
  * rules as they are read. Packed and Dedicated rows get the manifest's {@code blob_set}.
  *
- * <p>Rows can be read once. Not thread-safe.
+ * <p>Rows are read once, in file order, one at a time ({@link #nextRow}) or all at once. Not
+ * thread-safe.
  */
 public final class DescriptorManifestReader implements Closeable {
 
@@ -55,7 +56,10 @@ public final class DescriptorManifestReader implements Closeable {
     private final ArrowFileReader reader;
     private final String blobSet;
     private final List<String> requiredFeatures;
-    private boolean consumed;
+    /** The loaded record batch, null before the first; {@link #rowInBatch} rows of it were read. */
+    private BatchView batch;
+    private int rowInBatch;
+    private long rowIndex;
 
     private DescriptorManifestReader(
             String location, BufferAllocator allocator, ArrowFileReader reader, String blobSet,
@@ -123,26 +127,34 @@ public final class DescriptorManifestReader implements Closeable {
     }
 
     /**
-     * Passes every row, in file order, to {@code action}.
+     * The next row in file order, or null after the last one: rows are pulled one at a time, so a
+     * caller can stop and resume between rows (a source that checkpoints how many it has read).
+     *
+     * @throws ManifestFormatException naming the row if a row breaks the descriptor rules
+     */
+    public DescriptorRow nextRow() throws IOException {
+        while (batch == null || rowInBatch == batch.rowCount) {
+            if (!reader.loadNextBatch()) {
+                return null;
+            }
+            batch = new BatchView(reader.getVectorSchemaRoot());
+            rowInBatch = 0;
+        }
+        return batch.row(rowInBatch++, rowIndex++);
+    }
+
+    /**
+     * Passes every row not read yet, in file order, to {@code action}.
      *
      * @throws ManifestFormatException naming the row if a row breaks the descriptor rules
      */
     public void forEachRow(Consumer<DescriptorRow> action) throws IOException {
-        if (consumed) {
-            throw new IllegalStateException(location + ": rows were already read");
-        }
-        consumed = true;
-        VectorSchemaRoot root = reader.getVectorSchemaRoot();
-        long rowIndex = 0;
-        while (reader.loadNextBatch()) {
-            BatchView batch = new BatchView(root);
-            for (int i = 0; i < root.getRowCount(); i++, rowIndex++) {
-                action.accept(batch.row(i, rowIndex));
-            }
+        for (DescriptorRow row = nextRow(); row != null; row = nextRow()) {
+            action.accept(row);
         }
     }
 
-    /** All rows, in file order. */
+    /** All rows not read yet, in file order. */
     public List<DescriptorRow> readAll() throws IOException {
         List<DescriptorRow> rows = new ArrayList<>();
         forEachRow(rows::add);
@@ -215,6 +227,7 @@ public final class DescriptorManifestReader implements Closeable {
 
     /** Typed access to one loaded record batch. */
     private final class BatchView {
+        private final int rowCount;
         private final VarBinaryVector key;
         private final VarCharVector topic;
         private final IntVector partition;
@@ -232,6 +245,7 @@ public final class DescriptorManifestReader implements Closeable {
         private final VarBinaryVector attributeValues;
 
         BatchView(VectorSchemaRoot root) {
+            rowCount = root.getRowCount();
             key = (VarBinaryVector) root.getVector(DescriptorManifestSchema.KEY);
             topic = (VarCharVector) root.getVector(DescriptorManifestSchema.SOURCE_TOPIC);
             partition = (IntVector) root.getVector(DescriptorManifestSchema.SOURCE_PARTITION);

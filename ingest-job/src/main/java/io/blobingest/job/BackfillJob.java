@@ -1,0 +1,71 @@
+package io.blobingest.job;
+
+import io.blobingest.job.internal.ManifestFileEnumerator;
+import io.blobingest.job.internal.ManifestRowFormat;
+import io.blobingest.job.internal.SplitManifestRows;
+import io.blobingest.kafka.BlobKafkaConnectors;
+import io.blobingest.kafka.BlobTypes;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.placement.BlobRecord;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.file.src.FileSource;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The backfill job's topology: the rows of existing descriptor manifests instead of an input
+ * topic, a bounded job.
+ *
+ * <pre>
+ *  FileSource over the *.arrow manifests   (one split per file; rows read so far in checkpoints)
+ *        |
+ *  SplitManifestRows ---- Inline, Packed, Dedicated rows, unchanged ----&gt; KafkaSink (EXACTLY_ONCE,
+ *        | External rows, as ingest-mode input records                   own transactional ids) -&gt; descriptor topic
+ *  the ingest job from classification on (IngestJob.place): fetch, Raw Pack sink, descriptors, dead letters
+ * </pre>
+ *
+ * Re-entered rows keep their key, attributes and source coordinates; their new descriptors and
+ * manifests are those of any placed input. Passed-through rows name bytes of blob sets that are
+ * committed already, so they need not wait for a checkpoint of this job's blob sets, and they are
+ * in no new manifest (a manifest names only sidecars of its own blob set).
+ */
+public final class BackfillJob {
+
+    public static final String MANIFEST_SOURCE_UID = "manifest-source";
+    public static final String SPLIT_ROWS_UID = "split-manifest-rows";
+    public static final String PASSED_THROUGH_SINK_UID = "passed-through-sink";
+
+    private BackfillJob() {}
+
+    /**
+     * Adds the backfill of the manifests under {@code manifests} (a directory such as {@code
+     * <old base>/_descriptors}, or one manifest) to {@code env}, validating every option first.
+     * Kafka needs no input topic; {@code kafka.transactional-id-prefix} (or {@code kafka.group-id})
+     * names this backfill's transactions.
+     */
+    public static void build(StreamExecutionEnvironment env, ReadableConfig config, Path manifests) {
+        build(env, config, manifests, IngestJob.Hooks.NONE);
+    }
+
+    /** The same topology, with {@code hooks} applied at the ingest job's seams (failure-injection tests). */
+    static void build(StreamExecutionEnvironment env, ReadableConfig config, Path manifests, IngestJob.Hooks hooks) {
+        BlobKafkaConnectors kafka = BlobKafkaConnectors.sinksFromConfig(config);
+        FileSource<DescriptorRow> source = FileSource
+                .forBulkFileFormat(new ManifestRowFormat(), manifests)
+                .setFileEnumerator(ManifestFileEnumerator::new)
+                .build();
+        SingleOutputStreamOperator<BlobRecord> reentered = env
+                .fromSource(source, WatermarkStrategy.noWatermarks(), "Descriptor manifests", BlobTypes.DESCRIPTOR_ROW)
+                .uid(MANIFEST_SOURCE_UID)
+                .process(new SplitManifestRows(), BlobTypes.BLOB_RECORD)
+                .name("Split manifest rows")
+                .uid(SPLIT_ROWS_UID);
+        reentered.getSideOutput(SplitManifestRows.PASSED_THROUGH)
+                .sinkTo(kafka.passedThroughDescriptorSink())
+                .name("Passed-through descriptor sink")
+                .uid(PASSED_THROUGH_SINK_UID);
+        IngestJob.place(reentered, kafka, config, hooks);
+    }
+}
