@@ -92,6 +92,27 @@ class DescriptorManifestWriterReaderTest {
     }
 
     @Test
+    void rowsArePulledOneAtATimeAcrossRecordBatchesAndTheRestFollowInOrder() throws IOException {
+        int pulled = DescriptorManifestWriter.MAX_ROWS_PER_BATCH + 1;
+        List<DescriptorRow> rows = new ArrayList<>();
+        for (int i = 0; i < pulled + 3; i++) {
+            rows.add(row(bytes("k" + i), BlobDescriptor.inline(1), null, bytes(Integer.toString(i % 10)), (long) i,
+                    List.of()));
+        }
+        try (DescriptorManifestReader reader = open(write(SET, rows))) {
+            List<DescriptorRow> first = new ArrayList<>();
+            for (int i = 0; i < pulled; i++) {
+                first.add(reader.nextRow());
+            }
+            List<DescriptorRow> rest = reader.readAll();
+
+            assertSameRows(first, rows.subList(0, pulled));
+            assertSameRows(rest, rows.subList(pulled, rows.size()));
+            assertThat(reader.nextRow()).as("after the last row").isNull();
+        }
+    }
+
+    @Test
     void largeInlineBlobsAreSplitIntoBoundedBatches() throws IOException {
         List<DescriptorRow> rows = new ArrayList<>();
         byte[] inline = new byte[6 * 1024 * 1024];
