@@ -49,7 +49,8 @@ import org.apache.flink.types.Either;
  *  KafkaSink (EXACTLY_ONCE) -&gt; descriptor topic
  * </pre>
  *
- * Every option is read from one Flink configuration: {@link IngestJobOptions}, {@code
+ * Everything after the source is {@link #place}, which {@link BackfillJob} feeds with manifest rows
+ * instead. Every option is read from one Flink configuration: {@link IngestJobOptions}, {@code
  * BlobKafkaOptions}, {@code RawPackSinkOptions} and Flink's own checkpointing options.
  */
 public final class IngestJob {

@@ -159,13 +159,18 @@ public final class BlobKafkaConnectors {
      * (its own transactional ids) keeps them apart from the Raw Pack sink's committed descriptors.
      */
     public KafkaSink<DescriptorRow> passedThroughDescriptorSink() {
-        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic),
-                transactionalIdPrefix + PASSED_THROUGH_SINK_SUFFIX, new Properties());
+        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), passedThroughTransactionalIdPrefix(),
+                new Properties());
     }
 
     /** The prefix the descriptor sink's transactional ids start with. */
     public String descriptorTransactionalIdPrefix() {
         return transactionalIdPrefix + DESCRIPTOR_SINK_SUFFIX;
+    }
+
+    /** The prefix the passed-through descriptor sink's transactional ids start with. */
+    public String passedThroughTransactionalIdPrefix() {
+        return transactionalIdPrefix + PASSED_THROUGH_SINK_SUFFIX;
     }
 
     /** The prefix the dead-letter sink's transactional ids start with. */

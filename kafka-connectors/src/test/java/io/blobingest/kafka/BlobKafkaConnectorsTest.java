@@ -44,6 +44,24 @@ class BlobKafkaConnectorsTest {
     }
 
     @Test
+    void sinksAloneNeedNoInputTopicButATransactionalIdPrefixOrGroup() {
+        Configuration config = validConfig();
+        config.removeConfig(BlobKafkaOptions.INPUT_TOPIC);
+        config.removeConfig(BlobKafkaOptions.GROUP_ID);
+        assertThatThrownBy(() -> BlobKafkaConnectors.sinksFromConfig(config))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessage("missing option kafka.transactional-id-prefix");
+
+        config.set(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX, "backfill-a");
+        BlobKafkaConnectors connectors = BlobKafkaConnectors.sinksFromConfig(config);
+
+        assertThat(connectors.passedThroughTransactionalIdPrefix()).isEqualTo("backfill-a-passed-through");
+        assertThat(connectors.descriptorTransactionalIdPrefix()).isEqualTo("backfill-a-descriptors");
+        assertThat(connectors.passedThroughDescriptorSink()).isNotNull();
+        assertThatThrownBy(connectors::source).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void theSourceIsUnboundedUnlessBoundedModeIsOn() {
         assertThat(BlobKafkaConnectors.fromConfig(validConfig()).source().getBoundedness())
                 .isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
