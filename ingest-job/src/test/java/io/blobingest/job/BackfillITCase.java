@@ -135,9 +135,7 @@ class BackfillITCase {
         assertThat(RetainedCheckpoints.latest(checkpoints)).as("a retained checkpoint").isPresent();
 
         RunResult resumed = backfill("resume", base, "--from", fixture.manifests().toString(),
-                "--checkpoint-dir", checkpoints.toString(), "--resume",
-                // The job that died had a failure-injecting operator; it holds no state.
-                "-D", "execution.state-recovery.ignore-unclaimed-state=true");
+                "--checkpoint-dir", checkpoints.toString(), "--resume");
 
         assertThat(resumed.exitCode()).as(resumed.output()).isZero();
         fixture.assertBackfilled(KAFKA, "resume-descriptors", "resume-dead-letters", base.toUri(),

@@ -55,7 +55,8 @@ final class JobOptions {
     @Option(names = "--dlq-topic", description = "Dead-letter topic (kafka.dead-letter-topic).")
     String deadLetterTopic;
 
-    @Option(names = "--group-id", description = "Consumer group and transactional id prefix (kafka.group-id).")
+    @Option(names = "--group-id", description = "Consumer group and transactional id prefix (kafka.group-id;"
+            + " default: blob-ingest-<input topic> for run, blob-backfill-<input topic> for backfill).")
     String groupId;
 
     @Option(names = "--base", description = "Storage root, a directory or URI (sink.raw-pack.base-path).")
