@@ -32,7 +32,7 @@ public class PackAppendBenchmark extends ShortRunDefaults {
 
     private static final RawPackMetadata METADATA = new RawPackMetadata("benchmark-set", 1, "blob-ingest-benchmarks");
 
-    /** A telemetry-sized blob, a camera frame, a blob near the Dedicated threshold. */
+    /** Small, camera-frame-sized and large Packed payloads. */
     @Param({"4096", "65536", "1048576"})
     public int payloadSize;
 
