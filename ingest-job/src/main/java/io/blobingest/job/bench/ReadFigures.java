@@ -5,7 +5,7 @@ import java.time.Duration;
 
 /**
  * The read side on what blob-ingest wrote: the same sample of Packed descriptors read three ways,
- * each time the median of the timed rounds, each I/O request counted.
+ * each time the median of {@value #TIMED_ROUNDS} timed rounds, each I/O request counted.
  *
  * @param blobs descriptors in the sample
  * @param packedBlobs Packed descriptors the sample was drawn from
@@ -16,6 +16,9 @@ import java.time.Duration;
  * @param verified blobs whose crc32c matched their descriptor's, in every way of reading
  */
 public record ReadFigures(long blobs, long packedBlobs, long bytes, Way batch, Way single, Way raw, long verified) {
+
+    /** Timed rounds of each way, after one warm-up round. */
+    public static final int TIMED_ROUNDS = 5;
 
     /** One way of reading the sample: the median time of the timed rounds and its I/O requests. */
     public record Way(Duration time, long requests) {}

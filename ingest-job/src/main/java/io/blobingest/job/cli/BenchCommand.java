@@ -178,8 +178,8 @@ public final class BenchCommand implements Callable<Integer> {
         table.print(out);
         ReadFigures read = outcome.read();
         out.printf(Locale.ROOT, "read side: %,d random Packed descriptors of %,d (%,.1f MB), %,d verified by crc32c;"
-                        + " median of 3 rounds after a warm-up, page cache warm%n",
-                read.blobs(), read.packedBlobs(), read.bytes() / 1e6, read.verified());
+                        + " median of %d rounds (the ways alternating) after a warm-up, page cache warm%n",
+                read.blobs(), read.packedBlobs(), read.bytes() / 1e6, read.verified(), ReadFigures.TIMED_ROUNDS);
         TextTable reads = new TextTable("read", "time ms", "I/O requests");
         reads.add("ObjectLayer.readAll, batches", millis(read.batch().time()), Long.toString(read.batch().requests()));
         reads.add("ObjectLayer, one at a time", millis(read.single().time()), Long.toString(read.single().requests()));

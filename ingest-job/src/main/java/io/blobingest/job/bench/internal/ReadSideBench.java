@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.apache.flink.core.fs.Path;
@@ -30,14 +31,18 @@ import org.apache.flink.core.fs.Path;
  * Reads a random sample of the Packed descriptors blob-ingest committed under a base, three ways:
  * through {@code ObjectLayer.readAll} in batches, through it one descriptor at a time, and as raw
  * positional reads of exactly the payload ranges the Object Layer plans (the floor). Each way gets
- * one warm-up round and {@value #TIMED_ROUNDS} timed ones (the median is kept); only the reads are
- * timed, and every blob's crc32c is checked against its descriptor after each timed batch.
+ * one warm-up round, then {@value ReadFigures#TIMED_ROUNDS} timed rounds alternating with the other ways (the
+ * median is kept); only the reads are timed, and every blob's crc32c is checked against its
+ * descriptor after each chunk it was read in.
  */
 final class ReadSideBench {
 
-    static final int TIMED_ROUNDS = 3;
-    /** Logical bytes one {@code readAll} call asks for: the sample of large blobs is bigger than a heap should hold. */
-    static final long MAX_BATCH_BYTES = 256L * 1024 * 1024;
+    /**
+     * Logical bytes one {@code readAll} call asks for at most. A batch is cut from the sample in its
+     * random order, so a smaller batch holds fewer neighbours to coalesce: with the default sizes the
+     * whole sample is one batch; only a larger sample is cut, to bound the heap.
+     */
+    static final long MAX_BATCH_BYTES = 1024L * 1024 * 1024;
 
     private final URI base;
     private final int sampleSize;
@@ -59,45 +64,35 @@ final class ReadSideBench {
         long bytes = sample.stream().mapToLong(s -> s.request().descriptor().size()).sum();
 
         CountingBlobStorage storage = new CountingBlobStorage(new FlinkFileSystemStorage());
-        try (ObjectLayer layer = ObjectLayer.builder(storage).build()) {
-            Verifier verifier = new Verifier(sample.size());
-            ReadFigures.Way batch = measure(storage::takeReads, () -> {
-                for (List<Sampled> chunk : batches) {
-                    long started = System.nanoTime();
-                    List<byte[]> blobs = layer.readAll(chunk.stream().map(Sampled::request).toList());
-                    long elapsed = System.nanoTime() - started;
-                    verifier.check(chunk, blobs);
-                    verifier.time(elapsed);
+        try (ObjectLayer layer = ObjectLayer.builder(storage).build(); RawReader raw = new RawReader()) {
+            ReadWay batch = new ReadWay(storage::takeReads,
+                    chunk -> layer.readAll(chunk.stream().map(Sampled::request).toList()));
+            ReadWay single = new ReadWay(storage::takeReads, chunk -> {
+                List<byte[]> blobs = new ArrayList<>(chunk.size());
+                for (Sampled s : chunk) {
+                    blobs.add(layer.readAll(List.of(s.request())).get(0));
                 }
-            }, verifier);
-            ReadFigures.Way single = measure(storage::takeReads, () -> {
-                for (List<Sampled> chunk : batches) {
-                    long started = System.nanoTime();
-                    List<byte[]> blobs = new ArrayList<>(chunk.size());
-                    for (Sampled s : chunk) {
-                        blobs.add(layer.readAll(List.of(s.request())).get(0));
-                    }
-                    long elapsed = System.nanoTime() - started;
-                    verifier.check(chunk, blobs);
-                    verifier.time(elapsed);
+                return blobs;
+            });
+            ReadWay positional = new ReadWay(raw::takeReads, chunk -> {
+                List<byte[]> blobs = new ArrayList<>(chunk.size());
+                for (Sampled s : chunk) {
+                    blobs.add(raw.read(s.range()));
                 }
-            }, verifier);
-            ReadFigures.Way raw;
-            try (RawReader reader = new RawReader()) {
-                raw = measure(reader::takeReads, () -> {
-                    for (List<Sampled> chunk : batches) {
-                        long started = System.nanoTime();
-                        List<byte[]> blobs = new ArrayList<>(chunk.size());
-                        for (Sampled s : chunk) {
-                            blobs.add(reader.read(s.range()));
-                        }
-                        long elapsed = System.nanoTime() - started;
-                        verifier.check(chunk, blobs);
-                        verifier.time(elapsed);
-                    }
-                }, verifier);
+                return blobs;
+            });
+            List<ReadWay> ways = List.of(batch, single, positional);
+            for (ReadWay way : ways) {
+                way.round(batches);
             }
-            return new ReadFigures(sample.size(), packed.size(), bytes, batch, single, raw, verifier.verifiedEveryRound());
+            long verified = Long.MAX_VALUE;
+            for (int round = 0; round < ReadFigures.TIMED_ROUNDS; round++) {
+                for (ReadWay way : ways) {
+                    verified = Math.min(verified, way.timedRound(batches, round));
+                }
+            }
+            return new ReadFigures(sample.size(), packed.size(), bytes, batch.median(), single.median(),
+                    positional.median(), verified);
         }
     }
 
@@ -159,88 +154,81 @@ final class ReadSideBench {
         return batches;
     }
 
-    /** One warm-up round, then the timed rounds; the median time and the requests of one round. */
-    private static ReadFigures.Way measure(RequestCounter requests, Round round, Verifier verifier) throws IOException {
-        verifier.startRound();
-        round.run();
-        requests.takeReads();
-        long[] times = new long[TIMED_ROUNDS];
-        long roundRequests = -1;
-        for (int i = 0; i < TIMED_ROUNDS; i++) {
-            verifier.startRound();
-            round.run();
-            times[i] = verifier.roundNanos();
-            long counted = requests.takeReads();
+    /** Reads a chunk of the sample one way, returning the blobs in the chunk's order. */
+    private interface ChunkReader {
+        List<byte[]> read(List<Sampled> chunk) throws IOException;
+    }
+
+    /**
+     * One way of reading, measured in rounds that alternate with the other ways, so that a change in
+     * the machine's load falls on every way alike. Only the reads are timed; each blob read is
+     * checked against its descriptor's crc32c after its chunk.
+     */
+    private static final class ReadWay {
+        private final LongSupplier requests;
+        private final ChunkReader reader;
+        private final long[] times = new long[ReadFigures.TIMED_ROUNDS];
+        private long roundRequests = -1;
+        private long verifiedInRound;
+
+        ReadWay(LongSupplier requests, ChunkReader reader) {
+            this.requests = requests;
+            this.reader = reader;
+        }
+
+        /** @return the time spent reading; the blobs verified are counted */
+        long round(List<List<Sampled>> chunks) throws IOException {
+            long nanos = 0;
+            verifiedInRound = 0;
+            for (List<Sampled> chunk : chunks) {
+                long started = System.nanoTime();
+                List<byte[]> blobs = reader.read(chunk);
+                nanos += System.nanoTime() - started;
+                verifiedInRound += verify(chunk, blobs);
+            }
+            return nanos;
+        }
+
+        /** @return the blobs verified in this round */
+        long timedRound(List<List<Sampled>> chunks, int round) throws IOException {
+            requests.getAsLong();
+            times[round] = round(chunks);
+            long counted = requests.getAsLong();
             if (roundRequests >= 0 && counted != roundRequests) {
-                throw new IllegalStateException("round " + i + " made " + counted + " requests, the round before "
+                throw new IllegalStateException("round " + round + " made " + counted + " I/O requests, the round before "
                         + roundRequests + ": the rounds do not read the same way");
             }
             roundRequests = counted;
+            return verifiedInRound;
         }
-        Arrays.sort(times);
-        return new ReadFigures.Way(Duration.ofNanos(times[TIMED_ROUNDS / 2]), roundRequests);
+
+        ReadFigures.Way median() {
+            long[] sorted = times.clone();
+            Arrays.sort(sorted);
+            return new ReadFigures.Way(Duration.ofNanos(sorted[ReadFigures.TIMED_ROUNDS / 2]), roundRequests);
+        }
     }
 
-    private interface Round {
-        void run() throws IOException;
-    }
-
-    private interface RequestCounter {
-        long takeReads();
+    /** @return how many blobs matched their descriptor's size and crc32c */
+    private static long verify(List<Sampled> chunk, List<byte[]> blobs) throws IOException {
+        for (int i = 0; i < chunk.size(); i++) {
+            Sampled s = chunk.get(i);
+            byte[] blob = blobs.get(i);
+            CRC32C crc = new CRC32C();
+            crc.update(blob);
+            if (blob.length != s.request().descriptor().size() || crc.getValue() != s.crc32c()) {
+                throw new IOException(s.range().location() + " offset " + s.range().offset() + ": read "
+                        + blob.length + " bytes with crc32c " + crc.getValue() + ", the descriptor says "
+                        + s.request().descriptor().size() + " bytes with crc32c " + s.crc32c());
+            }
+        }
+        return chunk.size();
     }
 
     private record PackedRow(BlobRequest request, Long crc32c) {}
 
     /** A sampled descriptor, the physical range that holds its payload, and its descriptor's crc32c. */
     private record Sampled(BlobRequest request, PhysicalRange range, Long crc32c) {}
-
-    /** Checks every blob read against its descriptor's crc32c; counts the blobs that passed in every round. */
-    private static final class Verifier {
-        private final int expected;
-        private long roundNanos;
-        private long verifiedThisRound;
-        private long verifiedEveryRound = Long.MAX_VALUE;
-
-        Verifier(int expected) {
-            this.expected = expected;
-        }
-
-        void startRound() {
-            if (roundNanos > 0) {
-                verifiedEveryRound = Math.min(verifiedEveryRound, verifiedThisRound);
-            }
-            roundNanos = 0;
-            verifiedThisRound = 0;
-        }
-
-        void time(long nanos) {
-            roundNanos += nanos;
-        }
-
-        long roundNanos() {
-            return roundNanos;
-        }
-
-        void check(List<Sampled> chunk, List<byte[]> blobs) throws IOException {
-            for (int i = 0; i < chunk.size(); i++) {
-                Sampled s = chunk.get(i);
-                byte[] blob = blobs.get(i);
-                CRC32C crc = new CRC32C();
-                crc.update(blob);
-                if (blob.length != s.request().descriptor().size() || crc.getValue() != s.crc32c()) {
-                    throw new IOException(s.range().location() + " offset " + s.range().offset() + ": read "
-                            + blob.length + " bytes with crc32c " + crc.getValue() + ", the descriptor says "
-                            + s.request().descriptor().size() + " bytes with crc32c " + s.crc32c());
-                }
-                verifiedThisRound++;
-            }
-        }
-
-        long verifiedEveryRound() {
-            startRound();
-            return verifiedEveryRound == Long.MAX_VALUE ? 0 : Math.min(verifiedEveryRound, expected);
-        }
-    }
 
     /**
      * Positional channel reads ({@code FileChannel.read(buffer, position)}, through {@link
