@@ -25,7 +25,6 @@ final class RangeFetcher {
                         object.location() + ": the " + range.length() + " bytes at offset " + range.offset()
                                 + " do not fit in one array (at most " + MAX_ARRAY_LENGTH + " bytes)");
             }
-            bytes.put(range, new byte[(int) range.length()]);
         }
         int first = 0;
         for (ByteSpan read : schedule.reads()) {
@@ -41,7 +40,7 @@ final class RangeFetcher {
             ByteSpan only = overlapping.size() == 1 ? overlapping.get(0) : null;
             if (only != null && only.offset() <= read.offset() && read.end() <= only.end()) {
                 // The read lies inside a single range: straight into its array, no copy.
-                object.readFully(read.offset(), bytes.get(only), (int) (read.offset() - only.offset()), (int) read.length());
+                object.readFully(read.offset(), arrayOf(bytes, only), (int) (read.offset() - only.offset()), (int) read.length());
                 continue;
             }
             byte[] buffer = new byte[(int) read.length()];
@@ -49,9 +48,22 @@ final class RangeFetcher {
             for (ByteSpan range : overlapping) {
                 long from = Math.max(range.offset(), read.offset());
                 long to = Math.min(range.end(), read.end());
-                System.arraycopy(buffer, (int) (from - read.offset()), bytes.get(range), (int) (from - range.offset()), (int) (to - from));
+                System.arraycopy(buffer, (int) (from - read.offset()), arrayOf(bytes, range), (int) (from - range.offset()), (int) (to - from));
             }
         }
+        for (ByteSpan range : ranges) {
+            arrayOf(bytes, range); // a range no read covers: empty
+        }
         return bytes;
+    }
+
+    /**
+     * The range's array, allocated when its first bytes arrive rather than all before the first
+     * read: the JVM zeroes a new array, and zeroing a whole batch's arrays up front (many
+     * megabytes) only to overwrite them later cost a second pass over memory, the largest item in
+     * the read side's profile.
+     */
+    private static byte[] arrayOf(Map<ByteSpan, byte[]> bytes, ByteSpan range) {
+        return bytes.computeIfAbsent(range, span -> new byte[(int) span.length()]);
     }
 }
