@@ -26,6 +26,10 @@ final class RangeFetcher {
                                 + " do not fit in one array (at most " + MAX_ARRAY_LENGTH + " bytes)");
             }
         }
+        // One buffer for every read that spans several ranges, as long as the longest of them: merged
+        // reads are megabytes long, and a fresh array of that size per read (zeroed, and a
+        // humongous object for G1) cost more than the read itself.
+        byte[] buffer = new byte[0];
         int first = 0;
         for (ByteSpan read : schedule.reads()) {
             while (first < ranges.size() && ranges.get(first).end() <= read.offset()) {
@@ -43,8 +47,10 @@ final class RangeFetcher {
                 object.readFully(read.offset(), arrayOf(bytes, only), (int) (read.offset() - only.offset()), (int) read.length());
                 continue;
             }
-            byte[] buffer = new byte[(int) read.length()];
-            object.readFully(read.offset(), buffer, 0, buffer.length);
+            if (buffer.length < read.length()) {
+                buffer = new byte[(int) read.length()];
+            }
+            object.readFully(read.offset(), buffer, 0, (int) read.length());
             for (ByteSpan range : overlapping) {
                 long from = Math.max(range.offset(), read.offset());
                 long to = Math.min(range.end(), read.end());
