@@ -54,7 +54,7 @@ public final class BenchCommand implements Callable<Integer> {
             description = "mixed, small, frames or all (default: ${DEFAULT-VALUE}).")
     String workload;
 
-    @Option(names = "--bytes", defaultValue = "384mb",
+    @Option(names = "--bytes", defaultValue = "1gb",
             description = "Record value bytes preloaded per workload (default: ${DEFAULT-VALUE}).")
     String bytes;
 
