@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = BlobIngestCli.Version.class,
         description = "Exactly-once blob ingest from Kafka into Lance Blob v2 objects.",
-        subcommands = {DemoCommand.class, RunCommand.class, BackfillCommand.class, DescriptorsCommand.class, PackCommand.class, BlobCommand.class,
+        subcommands = {DemoCommand.class, BenchCommand.class, RunCommand.class, BackfillCommand.class, DescriptorsCommand.class, PackCommand.class, BlobCommand.class,
                 GcCommand.class})
 public final class BlobIngestCli implements Runnable {
 

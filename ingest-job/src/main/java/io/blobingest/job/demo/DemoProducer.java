@@ -8,8 +8,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -29,6 +31,16 @@ public final class DemoProducer {
      */
     public void produce(DemoWorkload workload, String topic, int partitions, IntConsumer acknowledged)
             throws ExecutionException, InterruptedException {
+        produce(workload.count(), index -> workload.producerRecord(topic, partitions, index), topic, acknowledged);
+    }
+
+    /**
+     * Sends {@code records.apply(i)} for every {@code i} below {@code count}, in order.
+     *
+     * @param acknowledged told how many records the broker has acknowledged so far, now and then
+     */
+    public void produce(int count, IntFunction<ProducerRecord<byte[], byte[]>> records, String topic,
+            IntConsumer acknowledged) throws ExecutionException, InterruptedException {
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -37,10 +49,10 @@ public final class DemoProducer {
         config.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
-            List<Future<RecordMetadata>> acks = new ArrayList<>(workload.count());
+            List<Future<RecordMetadata>> acks = new ArrayList<>(count);
             AtomicInteger done = new AtomicInteger();
-            for (int i = 0; i < workload.count(); i++) {
-                acks.add(producer.send(workload.producerRecord(topic, partitions, i), (metadata, e) -> done.incrementAndGet()));
+            for (int i = 0; i < count; i++) {
+                acks.add(producer.send(records.apply(i), (metadata, e) -> done.incrementAndGet()));
                 if (i % 100 == 99) {
                     acknowledged.accept(done.get());
                 }

@@ -25,8 +25,11 @@ final class RangeFetcher {
                         object.location() + ": the " + range.length() + " bytes at offset " + range.offset()
                                 + " do not fit in one array (at most " + MAX_ARRAY_LENGTH + " bytes)");
             }
-            bytes.put(range, new byte[(int) range.length()]);
         }
+        // One buffer for every read that spans several ranges, as long as the longest of them: merged
+        // reads are megabytes long, and a fresh array of that size per read (zeroed, and a
+        // humongous object for G1) cost more than the read itself.
+        byte[] buffer = new byte[0];
         int first = 0;
         for (ByteSpan read : schedule.reads()) {
             while (first < ranges.size() && ranges.get(first).end() <= read.offset()) {
@@ -41,17 +44,32 @@ final class RangeFetcher {
             ByteSpan only = overlapping.size() == 1 ? overlapping.get(0) : null;
             if (only != null && only.offset() <= read.offset() && read.end() <= only.end()) {
                 // The read lies inside a single range: straight into its array, no copy.
-                object.readFully(read.offset(), bytes.get(only), (int) (read.offset() - only.offset()), (int) read.length());
+                object.readFully(read.offset(), arrayOf(bytes, only), (int) (read.offset() - only.offset()), (int) read.length());
                 continue;
             }
-            byte[] buffer = new byte[(int) read.length()];
-            object.readFully(read.offset(), buffer, 0, buffer.length);
+            if (buffer.length < read.length()) {
+                buffer = new byte[(int) read.length()];
+            }
+            object.readFully(read.offset(), buffer, 0, (int) read.length());
             for (ByteSpan range : overlapping) {
                 long from = Math.max(range.offset(), read.offset());
                 long to = Math.min(range.end(), read.end());
-                System.arraycopy(buffer, (int) (from - read.offset()), bytes.get(range), (int) (from - range.offset()), (int) (to - from));
+                System.arraycopy(buffer, (int) (from - read.offset()), arrayOf(bytes, range), (int) (from - range.offset()), (int) (to - from));
             }
         }
+        for (ByteSpan range : ranges) {
+            arrayOf(bytes, range); // a range no read covers: empty
+        }
         return bytes;
+    }
+
+    /**
+     * The range's array, allocated when its first bytes arrive rather than all before the first
+     * read: the JVM zeroes a new array, and zeroing a whole batch's arrays up front (many
+     * megabytes) only to overwrite them later cost a second pass over memory, the largest item in
+     * the read side's profile.
+     */
+    private static byte[] arrayOf(Map<ByteSpan, byte[]> bytes, ByteSpan range) {
+        return bytes.computeIfAbsent(range, span -> new byte[(int) span.length()]);
     }
 }

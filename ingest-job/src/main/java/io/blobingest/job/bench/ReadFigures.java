@@ -1,0 +1,58 @@
+package io.blobingest.job.bench;
+
+import io.blobingest.job.bench.internal.KeyValueLine;
+import java.time.Duration;
+
+/**
+ * The read side on what blob-ingest wrote: the same sample of Packed descriptors read three ways,
+ * each time the median of {@value #TIMED_ROUNDS} timed rounds, each I/O request counted.
+ *
+ * @param blobs descriptors in the sample
+ * @param packedBlobs Packed descriptors the sample was drawn from
+ * @param bytes logical bytes of the sample
+ * @param batch through {@code ObjectLayer.readAll}, in batches
+ * @param single through {@code ObjectLayer.readAll}, one descriptor per call
+ * @param raw positional reads of exactly the payload ranges, one per blob (the floor)
+ * @param verified blobs whose crc32c matched their descriptor's, in every way of reading
+ */
+public record ReadFigures(long blobs, long packedBlobs, long bytes, Way batch, Way single, Way raw, long verified) {
+
+    /** Timed rounds of each way, after one warm-up round. */
+    public static final int TIMED_ROUNDS = 5;
+
+    /** One way of reading the sample: the median time of the timed rounds and its I/O requests. */
+    public record Way(Duration time, long requests) {}
+
+    public double batchVsRaw() {
+        return (double) batch.time().toNanos() / Math.max(raw.time().toNanos(), 1);
+    }
+
+    /** How many times more I/O requests reading one descriptor at a time takes than a batch read. */
+    public double requestsSingleVsBatch() {
+        return (double) single.requests() / Math.max(batch.requests(), 1);
+    }
+
+    public KeyValueLine toLine() {
+        return KeyValueLine.builder()
+                .put("blobs", blobs)
+                .put("packed_blobs", packedBlobs)
+                .put("bytes", bytes)
+                .put("batch_us", batch.time().toNanos() / 1000)
+                .put("batch_requests", batch.requests())
+                .put("single_us", single.time().toNanos() / 1000)
+                .put("single_requests", single.requests())
+                .put("raw_us", raw.time().toNanos() / 1000)
+                .put("raw_requests", raw.requests())
+                .put("verified", verified)
+                .build();
+    }
+
+    public static ReadFigures fromLine(KeyValueLine line) {
+        return new ReadFigures(line.getLong("blobs"), line.getLong("packed_blobs"), line.getLong("bytes"),
+                way(line, "batch"), way(line, "single"), way(line, "raw"), line.getLong("verified"));
+    }
+
+    private static Way way(KeyValueLine line, String name) {
+        return new Way(Duration.ofNanos(line.getLong(name + "_us") * 1000), line.getLong(name + "_requests"));
+    }
+}

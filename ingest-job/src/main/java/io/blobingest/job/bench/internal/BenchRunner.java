@@ -1,0 +1,157 @@
+package io.blobingest.job.bench.internal;
+
+import io.blobingest.job.IngestJobOptions;
+import io.blobingest.job.bench.BenchWorkload;
+import io.blobingest.job.bench.ContenderFigures;
+import io.blobingest.job.bench.ReadFigures;
+import io.blobingest.job.bench.WorkloadOutcome;
+import io.blobingest.job.demo.DemoProducer;
+import io.blobingest.job.demo.ExternalFiles;
+import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Runs one workload: preloads its input topic once, then runs every contender on it, each in a
+ * child JVM ({@link ChildJvm}), one after the other, and the read side on what blob-ingest wrote.
+ */
+public final class BenchRunner {
+
+    /** Where the small workload's blobs stop being Inline: below its smallest blob, so all are Packed. */
+    public static final String SMALL_INLINE_MAX_SIZE = "1kb";
+    private static final int SMALL_MIN = 4 * 1024;
+    private static final int SMALL_MAX = 64 * 1024;
+    private static final int FRAMES_MIN = 64 * 1024;
+    private static final int FRAMES_MAX = 1024 * 1024;
+
+    /**
+     * @param bytes value bytes to preload per workload
+     * @param checkpointInterval as Flink parses it ({@code 2s})
+     * @param readSample Packed descriptors the read side reads
+     */
+    public record Settings(long bytes, int parallelism, String checkpointInterval, int readSample, long seed,
+            boolean profile) {}
+
+    private final EmbeddedKafkaBroker broker;
+    private final Settings settings;
+    private final Path output;
+    private final PrintWriter progress;
+
+    /** @param output the bench's output directory; each workload gets a directory in it */
+    public BenchRunner(EmbeddedKafkaBroker broker, Settings settings, Path output, PrintWriter progress) {
+        this.broker = broker;
+        this.settings = settings;
+        this.output = output;
+        this.progress = progress;
+    }
+
+    /** The directory of a workload's files: blob-ingest's base, the file sink's output, logs, recordings. */
+    public Path directory(BenchWorkload workload) {
+        return output.resolve(workload.label());
+    }
+
+    public ChildJvm children(BenchWorkload workload) {
+        return new ChildJvm(directory(workload).resolve("jvms"), settings.profile());
+    }
+
+    public WorkloadOutcome run(BenchWorkload workload) throws IOException, InterruptedException, ExecutionException {
+        Path directory = directory(workload);
+        Files.createDirectories(directory);
+        String topic = "bench-" + workload.label();
+        String descriptorTopic = topic + "-descriptors";
+        String deadLetterTopic = topic + "-dead-letters";
+        broker.createTopic(topic, settings.parallelism());
+        broker.createTopic(descriptorTopic, 1);
+        broker.createTopic(deadLetterTopic, 1);
+
+        List<String> ingestOptions = new ArrayList<>();
+        TopicWorkload records = switch (workload) {
+            case MIXED -> {
+                MixedWorkload mixed = MixedWorkload.ofTotalBytes(settings.seed(), settings.bytes(), directory.resolve("external"));
+                ExternalFiles.write(mixed.demo());
+                ingestOptions.add(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES.key() + "=" + mixed.demo().externalPrefix());
+                yield mixed;
+            }
+            case SMALL -> {
+                ingestOptions.add(IngestJobOptions.INLINE_MAX_SIZE.key() + "=" + SMALL_INLINE_MAX_SIZE);
+                yield SizedBlobWorkload.ofTotalBytes(settings.seed(), SMALL_MIN, SMALL_MAX, settings.bytes());
+            }
+            case FRAMES -> SizedBlobWorkload.ofTotalBytes(settings.seed(), FRAMES_MIN, FRAMES_MAX, settings.bytes());
+        };
+        long started = System.nanoTime();
+        long bytes = preload(records, topic);
+        progress.printf(Locale.ROOT, "%s: preloaded %,d records, %,.1f MB in %.1f s%n",
+                workload.label(), records.count(), bytes / 1e6, (System.nanoTime() - started) / 1e9);
+
+        ChildJvm children = children(workload);
+        KeyValueLine kafka = KeyValueLine.builder()
+                .put("bootstrap", broker.bootstrapServers())
+                .put("topic", topic)
+                .put("parallelism", settings.parallelism())
+                .build();
+        ContenderFigures consume = contender(children, ContenderMain.CONSUME, kafka, List.of());
+        KeyValueLine fileSink = KeyValueLine.builder()
+                .put("bootstrap", broker.bootstrapServers())
+                .put("topic", topic)
+                .put("parallelism", settings.parallelism())
+                .put("checkpoint-interval", settings.checkpointInterval())
+                .put("output", directory.resolve("filesink").toUri())
+                .build();
+        ContenderFigures filesink = contender(children, ContenderMain.FILESINK, fileSink, List.of());
+        Path base = directory.resolve("blob-ingest");
+        KeyValueLine ingest = KeyValueLine.builder()
+                .put("base", base.toUri())
+                .put("bootstrap", broker.bootstrapServers())
+                .put("dlq", deadLetterTopic)
+                .build();
+        List<String> run = new ArrayList<>(List.of("run",
+                "--bootstrap-servers", broker.bootstrapServers(),
+                "--input-topic", topic,
+                "--descriptor-topic", descriptorTopic,
+                "--dlq-topic", deadLetterTopic,
+                "--base", base.toString(),
+                "--parallelism", Integer.toString(settings.parallelism()),
+                "--checkpoint-interval", settings.checkpointInterval(),
+                "--bounded"));
+        for (String option : ingestOptions) {
+            run.add("-D");
+            run.add(option);
+        }
+        ContenderFigures blobIngest = contender(children, ContenderMain.INGEST, ingest, run);
+
+        progress.printf("%s: read side (%d random Packed descriptors) ...%n", workload.label(), settings.readSample());
+        ReadFigures read = ReadFigures.fromLine(children.run(ContenderMain.READ_SIDE, KeyValueLine.builder()
+                .put("base", base.toUri())
+                .put("sample", settings.readSample())
+                .put("seed", settings.seed())
+                .build(), List.of()));
+        return new WorkloadOutcome(workload, records.count(), bytes, consume, filesink, blobIngest, read);
+    }
+
+    private ContenderFigures contender(ChildJvm children, String name, KeyValueLine settings, List<String> arguments)
+            throws IOException, InterruptedException {
+        progress.printf("  %s ...%n", name);
+        ContenderFigures figures = ContenderFigures.fromLine(children.run(name, settings, arguments));
+        progress.printf(Locale.ROOT, "  %s: %,d records in %.1f s%n", name, figures.records(), figures.work().toMillis() / 1000.0);
+        return figures;
+    }
+
+    /** @return the value bytes sent */
+    private long preload(TopicWorkload records, String topic) throws ExecutionException, InterruptedException {
+        AtomicLong bytes = new AtomicLong();
+        new DemoProducer(broker.bootstrapServers()).produce(records.count(), index -> {
+            ProducerRecord<byte[], byte[]> record = records.record(topic, settings.parallelism(), index);
+            bytes.addAndGet(record.value() == null ? 0 : record.value().length);
+            return record;
+        }, topic, acknowledged -> {});
+        return bytes.get();
+    }
+}

@@ -1,0 +1,103 @@
+package io.blobingest.job.bench.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one contender in a JVM of its own, started like this one (same java, class path, {@code
+ * --add-opens}), so that its CPU time and peak RSS are its own and Flink's process-wide state
+ * (file systems, MiniCluster) never touches the bench's JVM.
+ */
+public final class ChildJvm {
+
+    /** Options the {@code blob-ingest} launcher gives every JVM: Arrow needs them. */
+    static final List<String> ADD_OPENS = List.of(
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED");
+    private static final String PLUGINS_DIR_PROPERTY = "blob-ingest.plugins-dir";
+    private static final long TIMEOUT_MINUTES = 30;
+    private static final int LOG_LINES_ON_FAILURE = 30;
+
+    private final Path directory;
+    private final boolean profile;
+
+    /**
+     * @param directory where each child's log, result file and (with {@code profile}) flight
+     *     recording go
+     * @param profile record each child with Java Flight Recorder ({@code settings=profile})
+     */
+    public ChildJvm(Path directory, boolean profile) {
+        this.directory = directory;
+        this.profile = profile;
+    }
+
+    /** The flight recording of {@code contender}, if it was profiled. */
+    public Optional<Path> recording(String contender) {
+        Path file = directory.resolve(contender + ".jfr");
+        return profile && Files.exists(file) ? Optional.of(file) : Optional.empty();
+    }
+
+    public Path log(String contender) {
+        return directory.resolve(contender + ".log");
+    }
+
+    /**
+     * Runs {@code contender} to its end and returns the line it reported.
+     *
+     * @param extraArguments appended to the command line (the {@code run} arguments of blob-ingest)
+     * @throws IOException if it fails or reports nothing, with the end of its log
+     */
+    public KeyValueLine run(String contender, KeyValueLine settings, List<String> extraArguments)
+            throws IOException, InterruptedException {
+        Files.createDirectories(directory);
+        Path result = directory.resolve(contender + ".result");
+        Files.deleteIfExists(result);
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ADD_OPENS);
+        String plugins = System.getProperty(PLUGINS_DIR_PROPERTY);
+        if (plugins != null) {
+            command.add("-D" + PLUGINS_DIR_PROPERTY + "=" + plugins);
+        }
+        if (profile) {
+            command.add("-XX:StartFlightRecording=filename=" + directory.resolve(contender + ".jfr")
+                    + ",settings=profile,dumponexit=true");
+        }
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(ContenderMain.class.getName());
+        command.add(contender);
+        command.add(result.toString());
+        command.add(settings.toString());
+        command.addAll(extraArguments);
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log(contender).toFile())
+                .start();
+        try {
+            if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+                throw new IOException(contender + " did not end within " + TIMEOUT_MINUTES + " min; log: "
+                        + log(contender));
+            }
+        } finally {
+            process.destroyForcibly();
+        }
+        if (process.exitValue() != 0 || !Files.exists(result)) {
+            throw new IOException(contender + " failed (exit " + process.exitValue() + "); the end of "
+                    + log(contender) + ":\n" + tail(log(contender)));
+        }
+        return KeyValueLine.parse(Files.readString(result, StandardCharsets.UTF_8));
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_LINES_ON_FAILURE), lines.size()));
+    }
+}

@@ -1,0 +1,58 @@
+package io.blobingest.job.bench.internal;
+
+import io.blobingest.job.bench.ContenderFigures;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.flink.util.TimeUtils;
+
+/**
+ * The entry point of a contender's child JVM: {@code <contender> <result file> <settings line>
+ * [run arguments]}. Runs one contender, then writes its figures, this JVM's CPU time and peak RSS
+ * included, as one {@link KeyValueLine} to the result file. Exits 0 on success, 1 on any failure.
+ */
+public final class ContenderMain {
+
+    public static final String CONSUME = "consume";
+    public static final String FILESINK = "filesink";
+    public static final String INGEST = "blob-ingest";
+    public static final String READ_SIDE = "read-side";
+
+    private ContenderMain() {}
+
+    public static void main(String[] args) {
+        try {
+            Path resultFile = Path.of(args[1]);
+            String result = run(args[0], KeyValueLine.parse(args[2]), Arrays.asList(args).subList(3, args.length));
+            Files.writeString(resultFile, result + "\n", StandardCharsets.UTF_8);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private static String run(String contender, KeyValueLine settings, List<String> runArguments) throws Exception {
+        if (contender.equals(READ_SIDE)) {
+            return new ReadSideBench(URI.create(settings.get("base")), Math.toIntExact(settings.getLong("sample")),
+                    settings.getLong("seed")).run().toLine().toString();
+        }
+        Tally tally = switch (contender) {
+            case CONSUME -> new ConsumeContender(settings.get("bootstrap"), settings.get("topic"),
+                    Math.toIntExact(settings.getLong("parallelism"))).run();
+            case FILESINK -> new FileSinkContender(settings.get("bootstrap"), settings.get("topic"),
+                    Math.toIntExact(settings.getLong("parallelism")),
+                    TimeUtils.parseDuration(settings.get("checkpoint-interval")), settings.get("output")).run();
+            case INGEST -> new IngestContender(runArguments, URI.create(settings.get("base")),
+                    settings.get("bootstrap"), settings.get("dlq")).run();
+            default -> throw new IllegalArgumentException("no contender " + contender);
+        };
+        Duration cpu = ProcessStats.cpuTime();
+        return new ContenderFigures(contender, tally.records(), tally.bytes(), tally.elapsed(), cpu,
+                ProcessStats.peakResidentBytes()).toLine().toString();
+    }
+}

@@ -1,0 +1,50 @@
+package io.blobingest.job.bench.internal;
+
+import io.blobingest.objectlayer.storage.BlobStorage;
+import io.blobingest.objectlayer.storage.ReadableObject;
+import java.io.IOException;
+import java.net.URI;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Passes every call on and counts the I/O requests: each positioned read of an object. */
+final class CountingBlobStorage implements BlobStorage {
+
+    private final BlobStorage delegate;
+    private final AtomicLong reads = new AtomicLong();
+
+    CountingBlobStorage(BlobStorage delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public ReadableObject open(URI location) throws IOException {
+        ReadableObject object = delegate.open(location);
+        return new ReadableObject() {
+            @Override
+            public String location() {
+                return object.location();
+            }
+
+            @Override
+            public long length() throws IOException {
+                return object.length();
+            }
+
+            @Override
+            public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+                reads.incrementAndGet();
+                object.readFully(position, buffer, offset, length);
+            }
+
+            @Override
+            public void close() throws IOException {
+                object.close();
+            }
+        };
+    }
+
+    /** Reads so far, and starts counting from zero. */
+    long takeReads() {
+        return reads.getAndSet(0);
+    }
+}

@@ -1,0 +1,51 @@
+package io.blobingest.job.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class WorkloadOutcomeTest {
+
+    private static final long RECORDS = 1_000;
+    private static final long BYTES = 400_000_000;
+
+    @Test
+    void ratiosCompareTheSameInputOverEachContendersTime() {
+        WorkloadOutcome outcome = outcome(RECORDS, read(10_000, 10_000));
+
+        assertThat(outcome.megabytesPerSecond(outcome.consume())).isEqualTo(100.0);
+        assertThat(outcome.blobsPerSecond(outcome.ingest())).isEqualTo(200.0);
+        assertThat(outcome.ingestVsConsume()).isEqualTo(0.8);
+        assertThat(outcome.ingestVsFilesink()).isEqualTo(2.0);
+        assertThat(outcome.resultLine()).isEqualTo(
+                "RESULT workload=small ingest_vs_consume=0.80 ingest_vs_filesink=2.00 read_vs_raw=1.10 read_requests_ratio=25");
+        assertThat(outcome.problems()).isEmpty();
+    }
+
+    @Test
+    void aContenderThatMissedRecordsOrAnUnverifiedBlobIsAProblem() {
+        WorkloadOutcome outcome = outcome(RECORDS - 1, read(10_000, 9_999));
+
+        assertThat(outcome.problems()).containsExactly(
+                "small: blob-ingest read 999 records, the topic holds 1,000",
+                "small: the read side verified 9,999 of 10,000 blobs");
+    }
+
+    private static WorkloadOutcome outcome(long ingestRecords, ReadFigures read) {
+        return new WorkloadOutcome(BenchWorkload.SMALL, RECORDS, BYTES,
+                contender("consume", RECORDS, 4), contender("filesink", RECORDS, 10),
+                contender("blob-ingest", ingestRecords, 5), read);
+    }
+
+    private static ContenderFigures contender(String name, long records, long seconds) {
+        return new ContenderFigures(name, records, BYTES, Duration.ofSeconds(seconds), Duration.ofSeconds(3), 300L << 20);
+    }
+
+    private static ReadFigures read(long blobs, long verified) {
+        return new ReadFigures(blobs, 30_000, 340_000_000,
+                new ReadFigures.Way(Duration.ofMillis(110), 400),
+                new ReadFigures.Way(Duration.ofMillis(300), 10_000),
+                new ReadFigures.Way(Duration.ofMillis(100), 10_000), verified);
+    }
+}

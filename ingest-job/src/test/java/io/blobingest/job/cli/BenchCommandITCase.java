@@ -1,0 +1,48 @@
+package io.blobingest.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bench} on a tiny workload, end to end: every contender in its child JVM, the read side.
+ * Checks what the bench reports and that it is complete; never how fast anything was.
+ */
+class BenchCommandITCase {
+
+    private static final int SAMPLE = 50;
+
+    @TempDir Path dir;
+
+    @Test
+    void tinySmallWorkloadReportsEveryContenderAndAResultLine() {
+        CliRun run = CliRun.of("bench", "--workload", "small", "--bytes", "3mb", "--read-sample", Integer.toString(SAMPLE),
+                "--checkpoint-interval", "1s", "--output", dir.resolve("bench").toString());
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        List<String> lines = run.out().lines().toList();
+        assertThat(lines.get(lines.size() - 1)).matches(
+                "RESULT workload=small ingest_vs_consume=\\d+\\.\\d\\d ingest_vs_filesink=\\d+\\.\\d\\d"
+                        + " read_vs_raw=\\d+\\.\\d\\d read_requests_ratio=\\d+");
+        assertThat(run.out()).doesNotContain("FAILED");
+
+        String records = group(run.out(), "workload small: ([\\d,]+) records");
+        for (String contender : List.of("consume", "filesink", "blob-ingest")) {
+            assertThat(group(run.out(), "\n" + contender + " +([\\d,]+) ")).as(contender).isEqualTo(records);
+        }
+        assertThat(run.out()).contains("read side: " + SAMPLE + " random Packed descriptors of " + records)
+                .contains(SAMPLE + " verified by crc32c");
+        assertThat(dir.resolve("bench/small/blob-ingest/_descriptors")).isDirectoryContaining("glob:**.arrow");
+    }
+
+    private static String group(String text, String regex) {
+        Matcher matcher = Pattern.compile(regex).matcher(text);
+        assertThat(matcher.find()).as("'%s' in:%n%s", regex, text).isTrue();
+        return matcher.group(1);
+    }
+}
