@@ -67,6 +67,8 @@ public final class DemoCommand implements Callable<Integer> {
     private static final MemorySize PACK_TARGET_SIZE = MemorySize.parse("16mb");
     private static final Duration PROGRESS_INTERVAL = Duration.ofMillis(500);
     private static final Duration READ_BACK_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration SETTLE_POLL = Duration.ofMillis(100);
 
     @Spec CommandSpec spec;
 
@@ -242,7 +244,7 @@ public final class DemoCommand implements Callable<Integer> {
             CommittedProgress progress = new CommittedProgress(baseline, deadLetters);
             while (true) {
                 boolean ended = awaitEnd(job, PROGRESS_INTERVAL);
-                CommittedProgress.Totals totals = progress.refresh();
+                CommittedProgress.Totals totals = ended ? settledTotals(progress, expected) : progress.refresh();
                 String text = ProgressLine.jobProgress(totals, expected, Duration.ofNanos(System.nanoTime() - jobStarted));
                 if (ended || (keepRunning && totals.records() >= expected)) {
                     line.finish(text);
@@ -251,6 +253,23 @@ public final class DemoCommand implements Callable<Integer> {
                 line.show(text);
             }
         }
+    }
+
+    /**
+     * The totals once the job has ended. Kafka writes a committed transaction's markers after the
+     * commit returns, so the dead-letter topic's last stable offset may trail the job's end by a
+     * moment: read again until every record is accounted for or {@link #SETTLE_TIMEOUT} has passed
+     * (a failed job never accounts for all of them).
+     */
+    private static CommittedProgress.Totals settledTotals(CommittedProgress progress, int expected)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
+        CommittedProgress.Totals totals = progress.refreshToEnd(READ_BACK_TIMEOUT);
+        while (totals.records() < expected && System.nanoTime() < deadline) {
+            Thread.sleep(SETTLE_POLL.toMillis());
+            totals = progress.refreshToEnd(READ_BACK_TIMEOUT);
+        }
+        return totals;
     }
 
     private static boolean awaitEnd(CompletableFuture<Integer> job, Duration timeout) throws InterruptedException {

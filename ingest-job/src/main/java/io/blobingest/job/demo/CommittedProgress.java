@@ -43,14 +43,33 @@ public final class CommittedProgress {
         this.deadLetterTopic = deadLetterTopic;
     }
 
-    /** Reads the manifests committed and the dead letters written since the last call. */
+    /** Reads the manifests committed and the dead letters that arrived since the last call, without waiting. */
     public Totals refresh() throws IOException {
+        countNewManifests();
+        deadLetters += deadLetterTopic.poll(Duration.ZERO).size();
+        return totals();
+    }
+
+    /**
+     * Reads the manifests committed and the dead-letter topic up to its last stable offsets as they
+     * are now: the count after the job ended, when a poll that does not wait may still return
+     * nothing of what was committed.
+     */
+    public Totals refreshToEnd(Duration timeout) throws IOException {
+        countNewManifests();
+        deadLetters += deadLetterTopic.readToEnd(timeout).size();
+        return totals();
+    }
+
+    private void countNewManifests() throws IOException {
         for (Path manifest : baseline.newManifests()) {
             if (manifestsRead.add(manifest.getName())) {
                 count(manifest);
             }
         }
-        deadLetters += deadLetterTopic.poll(Duration.ZERO).size();
+    }
+
+    private Totals totals() {
         return new Totals(descriptors, bytesPlaced, packs.size(), deadLetters);
     }
 
