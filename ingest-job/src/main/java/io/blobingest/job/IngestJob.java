@@ -4,8 +4,7 @@ import io.blobingest.job.internal.ClassifyRecords;
 import io.blobingest.job.internal.CountDeadLetters;
 import io.blobingest.job.internal.ExternalBlobFetcher;
 import io.blobingest.job.internal.ExternalFetchSettings;
-import io.blobingest.job.internal.FetchExternalBlobs;
-import io.blobingest.job.internal.RouteFetchedBlobs;
+import io.blobingest.job.internal.FetchExternalBlobsFactory;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.DescriptorRow;
@@ -16,12 +15,10 @@ import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkOptions;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
-import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -38,8 +35,9 @@ import org.apache.flink.types.Either;
  *  ClassifyRecords ----- dead letters ----&gt; KafkaSink (EXACTLY_ONCE) -&gt; dead-letter topic
  *        | PlacedBlob, or ExternalFetch (ingest mode)          ^
  *  FetchExternalBlobs ---- dead letters -----------------------+
- *        | PlacedBlob                     (async: external.fetch-concurrency fetches per subtask;
- *        |                                 a Dedicated blob may name its external source instead of bytes)
+ *        | PlacedBlob                     (Kafka-carried blobs pass at once; external.fetch-concurrency
+ *        |                                 fetches in flight per subtask; a Dedicated blob may name its
+ *        |                                 external source instead of bytes)
  *  RawPackSink writer                     (Raw Packs, Dedicated sidecars, manifest: in progress)
  *        | committables at each checkpoint
  *  RawPackSink committer                  (sidecars committed first, manifest last)
@@ -58,7 +56,6 @@ public final class IngestJob {
     public static final String SOURCE_UID = "blob-source";
     public static final String CLASSIFY_UID = "classify";
     public static final String FETCH_UID = "fetch-external";
-    public static final String ROUTE_FETCHED_UID = "route-fetched";
     public static final String SINK_UID = "raw-pack-sink";
     public static final String COUNT_DEAD_LETTERS_UID = "count-dead-letters";
     public static final String DEAD_LETTER_SINK_UID = "dead-letter-sink";
@@ -75,8 +72,7 @@ public final class IngestJob {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
         // Without object reuse every chained operator hands on a deep copy of its output: each blob
         // was copied about eight times between source and sink. Every operator here emits new
-        // objects and never changes its input, so passing references on is safe; the fetch stage
-        // (Flink's async operator) still copies what it holds while fetches are in flight.
+        // objects and never changes its input, so passing references on is safe.
         env.getConfig().enableObjectReuse();
         DataStream<BlobRecord> records = env
                 .fromSource(kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
@@ -145,14 +141,9 @@ public final class IngestJob {
             ExternalFetchSettings settings) {
         ExternalBlobFetcher fetcher = new ExternalBlobFetcher(
                 placementPolicy(config), config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(), settings.retries());
-        return AsyncDataStream.unorderedWait(
-                        classified, new FetchExternalBlobs(fetcher, settings), settings.timeout().toMillis(),
-                        TimeUnit.MILLISECONDS, settings.concurrency())
-                .name("Fetch external blobs")
-                .uid(FETCH_UID)
-                .process(new RouteFetchedBlobs(), BlobTypes.PLACED_BLOB)
-                .name("Route fetched blobs")
-                .uid(ROUTE_FETCHED_UID);
+        return classified
+                .transform("Fetch external blobs", BlobTypes.PLACED_BLOB, new FetchExternalBlobsFactory(fetcher, settings))
+                .uid(FETCH_UID);
     }
 
     static BlobRecordClassifier classifier(ReadableConfig config) {

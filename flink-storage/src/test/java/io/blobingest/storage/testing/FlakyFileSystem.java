@@ -51,6 +51,11 @@ public final class FlakyFileSystem extends LocalFileSystem {
         return stalled;
     }
 
+    /** Streams opened on {@code file} from now on read normally again. */
+    public static void resumeReads(java.nio.file.Path file) {
+        STALLED.remove(key(file.toFile()));
+    }
+
     /**
      * @param started counted down when a read of the file starts to block
      * @param interrupted counted down when a blocked read is interrupted

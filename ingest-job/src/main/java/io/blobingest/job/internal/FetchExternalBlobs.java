@@ -6,7 +6,7 @@ import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import java.time.Duration;
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -15,74 +15,128 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.java.typeutils.EitherTypeInfo;
-import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
-import org.apache.flink.streaming.api.functions.async.ResultFuture;
-import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.streaming.runtime.streamrecord.StreamElement;
+import org.apache.flink.streaming.runtime.streamrecord.StreamElementSerializer;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.types.Either;
+import org.apache.flink.util.function.ThrowingRunnable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The fetch stage: runs {@link ExternalBlobFetcher} for each {@link ExternalFetch} on a pool of
- * {@code concurrency} threads this function owns, so a slow object holds one thread, not the
- * stream. Used with {@code AsyncDataStream.unorderedWait} and a capacity of {@code concurrency}:
- * at most that many records are in flight per subtask, and Flink checkpoints the waiting inputs
- * and fetches them again after a restore.
+ * The fetch stage: emits blobs whose bytes came with the record at once, and runs {@link
+ * ExternalBlobFetcher} for each {@link ExternalFetch} on a pool of {@code concurrency} threads it
+ * owns, so a slow object holds one thread, not the stream. Placed blobs go to the main output,
+ * dead letters to {@link ClassifyRecords#DEAD_LETTERS}.
  *
- * <p>Blobs placed already (their bytes came in Kafka) pass through at once. They go through this
- * stage rather than around it because a union in front of the sink would break the operator chain
- * from the source to the sink, which the sink's end-of-input drain needs (docs/external-blobs.md).
+ * <p>Why not Flink's async operator, which this stage was until issue #6: every element passes
+ * through that operator's queue, and the queue is operator state, so a checkpoint serialized the
+ * bytes of every Kafka-carried blob in flight (a video segment up to 40 MiB, its bytes twice: in
+ * its record and as its payload) and, with object reuse, the operator deep-copied every element
+ * on arrival. Here only fetches wait; what is in flight, and checkpointed, is {@link
+ * ExternalFetch}es: a location and a range, not bytes. A restore fetches them again.
  *
- * <p>Emits {@code Left(PlacedBlob)} or {@code Right(DeadLetter)}. A fetch without a result
- * within the timeout is interrupted and its record dead-lettered as {@code fetch-failed}.
+ * <p>At most {@code concurrency} fetches are in flight per subtask; the next external record then
+ * waits (the task keeps processing mail: completions, timers, checkpoints) until one ends, which
+ * is the stage's backpressure. Emission is unordered. A fetch without a result within the timeout
+ * is interrupted and its record dead-lettered as {@code fetch-failed}; of a fetch's outcome and
+ * its timeout the first wins. At the end of input the stage waits for every fetch in flight.
+ *
+ * <p>Completions and timeouts run in the task's mailbox thread, like everything else that touches
+ * the in-flight map and the output; fetch threads only hand their outcome to the mailbox.
  *
  * <p>Metrics under {@code externalFetch}: {@code latencyMs} (a histogram of whole fetches,
  * retries included, from start to outcome), {@code retries}, and {@code deadLetters.<code>} for the
  * codes this stage gives.
  */
-public final class FetchExternalBlobs
-        extends RichAsyncFunction<Either<PlacedBlob, ExternalFetch>, Either<PlacedBlob, DeadLetter>>
-        implements ResultTypeQueryable<Either<PlacedBlob, DeadLetter>> {
+public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
+        implements OneInputStreamOperator<Either<PlacedBlob, ExternalFetch>, PlacedBlob>, BoundedOneInput {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(FetchExternalBlobs.class);
     /** Fetches the latency histogram keeps, the most recent ones. */
     private static final int LATENCY_WINDOW = 1024;
 
+    /** The fetches in flight at a checkpoint: their inputs, fetched again after a restore. */
+    static final ListStateDescriptor<ExternalFetch> IN_FLIGHT_STATE =
+            new ListStateDescriptor<>("in-flight-external-fetches", BlobTypes.EXTERNAL_FETCH);
+
+    /**
+     * Where Flink's async operator, under the same uid, kept the inputs it held (stream elements of
+     * {@code Either<PlacedBlob, ExternalFetch>}). Read once after a restore from a checkpoint
+     * taken before this operator replaced it, so that an upgrade loses no record; never written.
+     */
+    static final String ASYNC_OPERATOR_STATE_NAME = "_async_wait_operator_state_";
+
     private final ExternalBlobFetcher fetcher;
     private final int concurrency;
     private final int attempts;
     private final Duration timeout;
+    private final transient MailboxExecutor mailbox;
 
+    private transient Map<ExternalFetch, InFlight> inFlight;
+    private transient ListState<ExternalFetch> inFlightState;
+    private transient List<Either<PlacedBlob, ExternalFetch>> restored;
     private transient ExecutorService threads;
-    private transient Map<ExternalFetch, Future<?>> inFlight;
     private transient Counter retries;
     private transient Histogram latencyMs;
     private transient Map<DeadLetterCode, Counter> deadLetters;
 
-    public FetchExternalBlobs(ExternalBlobFetcher fetcher, ExternalFetchSettings settings) {
+    FetchExternalBlobs(
+            StreamOperatorParameters<PlacedBlob> parameters, ExternalBlobFetcher fetcher, ExternalFetchSettings settings) {
+        super(parameters);
         this.fetcher = fetcher;
         this.concurrency = settings.concurrency();
         this.attempts = settings.retries().attempts();
         this.timeout = settings.timeout();
+        this.mailbox = parameters.getMailboxExecutor();
     }
 
     @Override
-    public void open(OpenContext openContext) {
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        inFlightState = context.getOperatorStateStore().getListState(IN_FLIGHT_STATE);
+        restored = new ArrayList<>();
+        if (context.isRestored()) {
+            for (ExternalFetch fetch : inFlightState.get()) {
+                restored.add(Either.Right(fetch));
+            }
+            ListState<StreamElement> asyncOperatorState = context.getOperatorStateStore().getListState(
+                    new ListStateDescriptor<>(ASYNC_OPERATOR_STATE_NAME,
+                            new StreamElementSerializer<>(ClassifyRecords.OUTPUT_TYPE.createSerializer(
+                                    getExecutionConfig().getSerializerConfig()))));
+            for (StreamElement element : asyncOperatorState.get()) {
+                restored.add(element.<Either<PlacedBlob, ExternalFetch>>asRecord().getValue());
+            }
+            asyncOperatorState.clear();
+        }
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        inFlight = new IdentityHashMap<>();
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         threads = Executors.newFixedThreadPool(concurrency, namedDaemonThreads("external-fetch-" + subtask + "-"));
-        inFlight = Collections.synchronizedMap(new IdentityHashMap<>());
-        MetricGroup metrics = getRuntimeContext().getMetricGroup().addGroup("externalFetch");
+        MetricGroup metrics = getMetricGroup().addGroup("externalFetch");
         retries = metrics.counter("retries");
         latencyMs = metrics.histogram("latencyMs", new DescriptiveStatisticsHistogram(LATENCY_WINDOW));
         deadLetters = new EnumMap<>(DeadLetterCode.class);
@@ -91,76 +145,128 @@ public final class FetchExternalBlobs
                 DeadLetterCode.FETCH_FAILED)) {
             deadLetters.put(code, byCode.counter(code.wireName()));
         }
+        for (Either<PlacedBlob, ExternalFetch> input : restored) {
+            process(input);
+        }
+        restored = null;
     }
 
     @Override
-    public void asyncInvoke(
-            Either<PlacedBlob, ExternalFetch> input, ResultFuture<Either<PlacedBlob, DeadLetter>> result) {
+    public void processElement(StreamRecord<Either<PlacedBlob, ExternalFetch>> element) throws Exception {
+        process(element.getValue());
+    }
+
+    private void process(Either<PlacedBlob, ExternalFetch> input) throws InterruptedException {
         if (input.isLeft()) {
-            result.complete(List.of(Either.Left(input.left())));
+            output.collect(new StreamRecord<>(input.left()));
             return;
         }
-        ExternalFetch fetch = input.right();
+        while (inFlight.size() >= concurrency) {
+            mailbox.yield();
+        }
+        start(input.right());
+    }
+
+    private void start(ExternalFetch fetch) {
+        long started = System.nanoTime();
         FutureTask<Void> task = new FutureTask<>(() -> {
-            long started = System.nanoTime();
-            try {
-                Either<PlacedBlob, DeadLetter> outcome = fetcher.fetch(fetch, (nextTry, wait, failure) -> {
-                    retries.inc();
-                    LOG.warn("Fetching {} for input {} failed; try {} of {} in {} ms: {}", fetch.location(),
-                            fetch.record().source(), nextTry, attempts, wait.toMillis(), failure.toString());
-                });
-                latencyMs.update(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-                if (inFlight.remove(fetch) != null) {
-                    complete(result, outcome);
-                }
-            } catch (RuntimeException e) {
-                inFlight.remove(fetch);
-                result.completeExceptionally(e);
-            }
+            Either<PlacedBlob, DeadLetter> outcome = fetcher.fetch(fetch, (nextTry, wait, failure) -> {
+                retries.inc();
+                LOG.warn("Fetching {} for input {} failed; try {} of {} in {} ms: {}", fetch.location(),
+                        fetch.record().source(), nextTry, attempts, wait.toMillis(), failure.toString());
+            });
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            inMailbox(() -> complete(fetch, outcome, elapsedMs), fetch);
             return null;
-        });
-        inFlight.put(fetch, task);
+        }) {
+            @Override
+            protected void setException(Throwable failure) {
+                super.setException(failure);
+                inMailbox(() -> {
+                    if (inFlight.remove(fetch) != null) {
+                        throw new IllegalStateException("Fetching " + fetch.location() + " for input "
+                                + fetch.record().source() + " failed unexpectedly", failure);
+                    }
+                }, fetch);
+            }
+        };
+        ScheduledFuture<?> timer = getProcessingTimeService().registerTimer(
+                getProcessingTimeService().getCurrentProcessingTime() + timeout.toMillis(),
+                now -> timeOut(fetch));
+        inFlight.put(fetch, new InFlight(task, timer));
         threads.execute(task);
     }
 
-    /** Whichever comes first, the fetch's outcome or this timeout, takes the fetch out of flight and answers. */
-    @Override
-    public void timeout(
-            Either<PlacedBlob, ExternalFetch> input, ResultFuture<Either<PlacedBlob, DeadLetter>> result) {
-        if (input.isLeft()) {
+    /** Hands an outcome to the mailbox; once the task is closing its mailbox refuses, and nobody waits for it. */
+    private void inMailbox(ThrowingRunnable<? extends Exception> action, ExternalFetch fetch) {
+        try {
+            mailbox.execute(action, "outcome of fetching %s", fetch.location());
+        } catch (RejectedExecutionException e) {
+            if (!threads.isShutdown()) {
+                throw e;
+            }
+            LOG.debug("Dropped the outcome of fetching {}: the fetch stage is closing", fetch.location());
+        }
+    }
+
+    private void complete(ExternalFetch fetch, Either<PlacedBlob, DeadLetter> outcome, long elapsedMs) {
+        InFlight entry = inFlight.remove(fetch);
+        if (entry == null) {
+            return; // timed out already: the dead letter went out
+        }
+        entry.timer().cancel(false);
+        latencyMs.update(elapsedMs);
+        emit(outcome);
+    }
+
+    private void timeOut(ExternalFetch fetch) {
+        InFlight entry = inFlight.remove(fetch);
+        if (entry == null) {
             return;
         }
-        ExternalFetch fetch = input.right();
-        Future<?> task = inFlight.remove(fetch);
-        if (task == null) {
-            return;
-        }
-        task.cancel(true);
-        complete(result, Either.Right(new DeadLetter(fetch.record(), DeadLetterCode.FETCH_FAILED, "fetching "
+        entry.task().cancel(true);
+        emit(Either.Right(new DeadLetter(fetch.record(), DeadLetterCode.FETCH_FAILED, "fetching "
                 + fetch.location() + " gave no result within " + timeout.toMillis() + " ms (external.fetch-timeout)")));
     }
 
-    @Override
-    public void close() throws InterruptedException {
-        if (threads != null) {
-            threads.shutdownNow();
-            if (!threads.awaitTermination(10, TimeUnit.SECONDS)) {
-                LOG.warn("External fetch threads did not stop within 10 s of being interrupted");
-            }
-        }
-    }
-
-    @Override
-    public TypeInformation<Either<PlacedBlob, DeadLetter>> getProducedType() {
-        return new EitherTypeInfo<>(BlobTypes.PLACED_BLOB, BlobTypes.DEAD_LETTER);
-    }
-
-    private void complete(ResultFuture<Either<PlacedBlob, DeadLetter>> result, Either<PlacedBlob, DeadLetter> outcome) {
-        if (outcome.isRight()) {
+    private void emit(Either<PlacedBlob, DeadLetter> outcome) {
+        if (outcome.isLeft()) {
+            output.collect(new StreamRecord<>(outcome.left()));
+        } else {
             deadLetters.get(outcome.right().code()).inc();
+            output.collect(ClassifyRecords.DEAD_LETTERS, new StreamRecord<>(outcome.right()));
         }
-        result.complete(List.of(outcome));
     }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        inFlightState.update(new ArrayList<>(inFlight.keySet()));
+    }
+
+    /** Every input must end as a placed blob or a dead letter before the stage finishes. */
+    @Override
+    public void endInput() throws InterruptedException {
+        while (!inFlight.isEmpty()) {
+            mailbox.yield();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (threads != null) {
+                threads.shutdownNow();
+                if (!threads.awaitTermination(10, TimeUnit.SECONDS)) {
+                    LOG.warn("External fetch threads did not stop within 10 s of being interrupted");
+                }
+            }
+        } finally {
+            super.close();
+        }
+    }
+
+    private record InFlight(Future<?> task, ScheduledFuture<?> timer) {}
 
     private static ThreadFactory namedDaemonThreads(String prefix) {
         AtomicInteger next = new AtomicInteger();

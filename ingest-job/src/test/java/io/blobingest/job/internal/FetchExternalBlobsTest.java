@@ -17,14 +17,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream.OutputMode;
+import org.apache.flink.streaming.api.functions.async.AsyncFunction;
+import org.apache.flink.streaming.api.functions.async.ResultFuture;
 import org.apache.flink.streaming.api.operators.async.AsyncWaitOperatorFactory;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.types.Either;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The fetch stage in Flink's async operator, run by Flink's operator test harness. */
+/** The fetch stage, run by Flink's operator test harness. */
 class FetchExternalBlobsTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -32,45 +36,39 @@ class FetchExternalBlobsTest {
             new ExternalFetchSettings(2, new RetryPolicy(1, Duration.ZERO), TIMEOUT);
     private static final ExternalBlobFetcher FETCHER =
             new ExternalBlobFetcher(new PlacementPolicy(10, 100, 1000), 500, SETTINGS.retries());
+    private static final byte[] CONTENT = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
 
     @TempDir Path dir;
 
     @Test
-    void placedBlobsPassThroughAndExternalOnesComeOutPlacedOrDeadLettered() throws Exception {
-        PlacedBlob carried = new PlacedBlob(record(0), Placement.INLINE, new byte[] {9}, List.of(), null);
-        Path object = Files.write(dir.resolve("object"), new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+    void placedBlobsPassThroughAtOnceAndExternalOnesComeOutPlacedOrDeadLettered() throws Exception {
+        PlacedBlob carried = carried(0);
+        Path object = Files.write(dir.resolve("object"), CONTENT);
 
-        List<Either<PlacedBlob, DeadLetter>> output;
         try (var harness = harness()) {
             harness.open();
             harness.processElement(Either.Left(carried), 0);
-            harness.processElement(Either.Right(fetch(1, object)), 0);
-            harness.processElement(Either.Right(fetch(2, dir.resolve("missing"))), 0);
-            harness.endInput();
-            output = harness.extractOutputValues();
-        }
+            assertThat(harness.extractOutputValues()).as("emitted before any fetch ends")
+                    .singleElement().usingRecursiveComparison().isEqualTo(carried);
 
-        assertThat(output).hasSize(3);
-        assertThat(output).filteredOn(Either::isLeft).extracting(Either::left)
-                .anySatisfy(placed -> assertThat(placed).usingRecursiveComparison().isEqualTo(carried))
-                .anySatisfy(placed -> {
-                    assertThat(placed.record().offset()).isEqualTo(1);
-                    assertThat(placed.placement()).isEqualTo(Placement.PACKED);
-                    assertThat(placed.bytes()).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
-                });
-        assertThat(output).filteredOn(Either::isRight).singleElement().satisfies(deadLetter -> {
-            assertThat(deadLetter.right().record().offset()).isEqualTo(2);
-            assertThat(deadLetter.right().code()).isEqualTo(DeadLetterCode.NOT_FOUND);
-        });
+            harness.processElement(Either.Right(fetch(1, object.toUri().toString())), 0);
+            harness.processElement(Either.Right(fetch(2, dir.resolve("missing").toUri().toString())), 0);
+            harness.endInput();
+
+            assertThat(harness.extractOutputValues()).hasSize(2).last().satisfies(this::isTheFetchedObject);
+            assertThat(deadLetters(harness)).singleElement().satisfies(deadLetter -> {
+                assertThat(deadLetter.record().offset()).isEqualTo(2);
+                assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.NOT_FOUND);
+            });
+        }
     }
 
     @Test
     void aFetchWithoutResultWithinTheTimeoutIsInterruptedAndDeadLettered() throws Exception {
         Path object = Files.write(dir.resolve("stalled"), new byte[50]);
         FlakyFileSystem.StalledReads stalled = FlakyFileSystem.stallReads(object);
-        ExternalFetch fetch = new ExternalFetch(record(3), FlakyFileSystem.uri(object).toString(), 0, 0, List.of());
+        ExternalFetch fetch = fetch(3, FlakyFileSystem.uri(object).toString());
 
-        List<Either<PlacedBlob, DeadLetter>> output;
         try (var harness = harness()) {
             harness.open();
             harness.setProcessingTime(0);
@@ -79,33 +77,102 @@ class FetchExternalBlobsTest {
             harness.setProcessingTime(TIMEOUT.toMillis() + 1);
             assertThat(stalled.interrupted().await(1, TimeUnit.MINUTES)).as("the read was interrupted").isTrue();
             harness.endInput();
-            output = harness.extractOutputValues();
+
+            assertThat(harness.extractOutputValues()).isEmpty();
+            assertThat(deadLetters(harness)).singleElement().satisfies(deadLetter -> {
+                assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
+                assertThat(deadLetter.detail()).isEqualTo("fetching " + fetch.location()
+                        + " gave no result within 30000 ms (external.fetch-timeout)");
+            });
+        }
+    }
+
+    @Test
+    void aCheckpointHoldsTheFetchesInFlightButNotTheBlobsAlreadyPassedOn() throws Exception {
+        Path object = Files.write(dir.resolve("slow"), CONTENT);
+        FlakyFileSystem.StalledReads stalled = FlakyFileSystem.stallReads(object);
+        OperatorSubtaskState checkpoint;
+        try (var harness = harness()) {
+            harness.open();
+            harness.processElement(Either.Left(carried(0)), 0);
+            harness.processElement(Either.Right(fetch(1, FlakyFileSystem.uri(object).toString())), 0);
+            assertThat(stalled.started().await(1, TimeUnit.MINUTES)).as("the fetch is reading").isTrue();
+            checkpoint = harness.snapshot(1, 1);
+        }
+        FlakyFileSystem.resumeReads(object);
+
+        try (var restored = harness()) {
+            restored.initializeState(checkpoint);
+            restored.open();
+            restored.endInput();
+
+            assertThat(restored.extractOutputValues()).as("fetched again; the carried blob went on before the checkpoint")
+                    .singleElement().satisfies(this::isTheFetchedObject);
+            assertThat(deadLetters(restored)).isEmpty();
+        }
+    }
+
+    @Test
+    void aCheckpointOfFlinksAsyncOperatorUnderTheSameUidIsRestoredWithoutLosingARecord() throws Exception {
+        Path object = Files.write(dir.resolve("object"), CONTENT);
+        PlacedBlob carried = carried(0);
+        OperatorSubtaskState checkpoint;
+        AsyncFunction<Either<PlacedBlob, ExternalFetch>, PlacedBlob> neverAnswers = new NeverAnswers();
+        try (var asyncOperator = new OneInputStreamOperatorTestHarness<>(
+                new AsyncWaitOperatorFactory<>(neverAnswers, TIMEOUT.toMillis(), 4, OutputMode.UNORDERED),
+                ClassifyRecords.OUTPUT_TYPE.createSerializer(new SerializerConfigImpl()))) {
+            asyncOperator.open();
+            asyncOperator.processElement(Either.Left(carried), 0);
+            asyncOperator.processElement(Either.Right(fetch(1, object.toUri().toString())), 0);
+            checkpoint = asyncOperator.snapshot(1, 1);
         }
 
-        assertThat(output).singleElement().satisfies(result -> {
-            assertThat(result.isRight()).isTrue();
-            assertThat(result.right().code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
-            assertThat(result.right().detail()).isEqualTo("fetching " + fetch.location()
-                    + " gave no result within 30000 ms (external.fetch-timeout)");
-        });
+        try (var restored = harness()) {
+            restored.initializeState(checkpoint);
+            restored.open();
+            restored.endInput();
+
+            assertThat(restored.extractOutputValues()).hasSize(2)
+                    .anySatisfy(placed -> assertThat(placed).usingRecursiveComparison().isEqualTo(carried))
+                    .anySatisfy(this::isTheFetchedObject);
+        }
+    }
+
+    private void isTheFetchedObject(PlacedBlob placed) {
+        assertThat(placed.record().offset()).isEqualTo(1);
+        assertThat(placed.placement()).isEqualTo(Placement.PACKED);
+        assertThat(placed.bytes()).containsExactly(CONTENT);
     }
 
     /** Set up, not opened: the tests open it where they want the clock to start. */
-    private static OneInputStreamOperatorTestHarness<Either<PlacedBlob, ExternalFetch>, Either<PlacedBlob, DeadLetter>>
-            harness() throws Exception {
-        FetchExternalBlobs function = new FetchExternalBlobs(FETCHER, SETTINGS);
-        var harness = new OneInputStreamOperatorTestHarness<>(
-                new AsyncWaitOperatorFactory<>(function, TIMEOUT.toMillis(), SETTINGS.concurrency(), OutputMode.UNORDERED),
+    private static OneInputStreamOperatorTestHarness<Either<PlacedBlob, ExternalFetch>, PlacedBlob> harness()
+            throws Exception {
+        return new OneInputStreamOperatorTestHarness<>(
+                new FetchExternalBlobsFactory(FETCHER, SETTINGS),
                 ClassifyRecords.OUTPUT_TYPE.createSerializer(new SerializerConfigImpl()));
-        harness.setup(function.getProducedType().createSerializer(new SerializerConfigImpl()));
-        return harness;
     }
 
-    private static ExternalFetch fetch(long offset, Path file) {
-        return new ExternalFetch(record(offset), file.toUri().toString(), 0, 0, List.of());
+    private static List<DeadLetter> deadLetters(
+            OneInputStreamOperatorTestHarness<Either<PlacedBlob, ExternalFetch>, PlacedBlob> harness) {
+        var deadLetters = harness.getSideOutput(ClassifyRecords.DEAD_LETTERS);
+        return deadLetters == null ? List.of() : deadLetters.stream().map(StreamRecord::getValue).toList();
+    }
+
+    private static PlacedBlob carried(long offset) {
+        return new PlacedBlob(record(offset), Placement.INLINE, new byte[] {9}, List.of(), null);
+    }
+
+    private static ExternalFetch fetch(long offset, String location) {
+        return new ExternalFetch(record(offset), location, 0, 0, List.of());
     }
 
     private static BlobRecord record(long offset) {
         return new BlobRecord(null, null, List.of(), "in", 0, offset);
+    }
+
+    /** Keeps every input in Flink's async operator, as a slow fetch would. */
+    private static final class NeverAnswers implements AsyncFunction<Either<PlacedBlob, ExternalFetch>, PlacedBlob> {
+        @Override
+        public void asyncInvoke(Either<PlacedBlob, ExternalFetch> input, ResultFuture<PlacedBlob> result) {}
     }
 }
