@@ -13,20 +13,24 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 
 /**
- * Holds back the end of input in front of the sink writer until the last blob set's descriptors
- * have been delivered: two checkpoints completed after the input ended, the first committing the
- * last blob set (whose descriptors the committer then emits to the descriptor sink), the second
- * committing the descriptor sink's transaction.
+ * Holds back the end of input in front of the sink writer until the last blob set is committed
+ * and its descriptors are in the descriptor sink: one checkpoint completed after the input ended,
+ * whose notification commits the last blob set and emits its descriptors to the descriptor sink.
+ * The descriptor sink's transaction holding them is then committed by the job's final checkpoint,
+ * as any sink's last transaction is.
  *
  * <p>Why: Flink 2.2 emits the committables of a job's <em>final</em> checkpoint to a post-commit
  * topology after that topology's input has ended (FLINK-38614), when a transactional descriptor
  * sink can no longer commit them. Without this operator a bounded run (or stop with {@code
  * --drain}) would commit its last blob set but never deliver its descriptors. With it, the final
- * checkpoint finds the writer empty.
+ * checkpoint finds the writer empty, so nothing is emitted to the post-commit topology after its
+ * input ended. (Until issue #6 the operator waited for a second checkpoint to commit the descriptor
+ * transaction too; the final checkpoint does that, and the wait cost one checkpoint interval.)
  *
  * <p>Assumes the writer, committer, descriptor emitter and descriptor sink are chained in one task
- * (they are: same parallelism, forward edges), so that the descriptors emitted on the first
- * checkpoint's completion are in the descriptor sink before the second checkpoint's barrier.
+ * (they are: same parallelism, forward edges), so that the descriptors emitted on the
+ * checkpoint's completion are in the descriptor sink, in the same mailbox action, before the end of
+ * input reaches it and before the final checkpoint's barrier.
  * Forwards {@code MAX_WATERMARK} like any watermark; the writer takes it as the end of input and
  * closes its blob set at the next checkpoint whatever the roll policy.
  */
@@ -36,7 +40,7 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
     private static final long serialVersionUID = 1L;
 
     /** Checkpoints that must complete after the end of input before it is passed on. */
-    static final int CHECKPOINTS_TO_DRAIN = 2;
+    static final int CHECKPOINTS_TO_DRAIN = 1;
 
     private final transient MailboxExecutor mailbox;
 
