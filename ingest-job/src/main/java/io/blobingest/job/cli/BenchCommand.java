@@ -7,10 +7,10 @@ import io.blobingest.job.bench.WorkloadOutcome;
 import io.blobingest.job.bench.internal.BenchRunner;
 import io.blobingest.job.bench.internal.ChildJvm;
 import io.blobingest.job.bench.internal.ContenderMain;
-import io.blobingest.job.bench.internal.JfrSummary;
 import io.blobingest.job.demo.QuietLogs;
 import io.blobingest.job.internal.OwnedDirectory;
 import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,7 +46,6 @@ import picocli.CommandLine.Spec;
 public final class BenchCommand implements Callable<Integer> {
 
     private static final String MARKER = ".blob-ingest-bench";
-    private static final int PROFILE_LINES = 8;
 
     @Spec CommandSpec spec;
 
@@ -74,12 +73,13 @@ public final class BenchCommand implements Callable<Integer> {
     long seed;
 
     @Option(names = "--output", defaultValue = "bench-output",
-            description = "Directory for everything the contenders write, their logs and recordings; emptied first"
+            description = "Directory for everything the contenders write, their logs and profiles; emptied first"
                     + " if an earlier bench made it (default: ${DEFAULT-VALUE}).")
     Path output;
 
     @Option(names = "--profile",
-            description = "Record every contender with Java Flight Recorder and print where its CPU time went.")
+            description = "Sample every contender's threads with async-profiler (kernel, GC and JIT included; linux-x64)"
+                    + " and print where its CPU time went; flame graphs and summaries beside the contenders' logs.")
     boolean profile;
 
     private PrintWriter out;
@@ -200,19 +200,18 @@ public final class BenchCommand implements Callable<Integer> {
         out.flush();
     }
 
-    /** Each contender's top frames, and the whole summary in a file beside its recording. */
-    private void printProfiles(ChildJvm children) throws java.io.IOException {
+    /** Where each contender's CPU went, by category: the first part of its profile summary. */
+    private void printProfiles(ChildJvm children) throws IOException {
         for (String contender : List.of(ContenderMain.CONSUME, ContenderMain.FILESINK, ContenderMain.INGEST,
                 ContenderMain.READ_SIDE)) {
-            Optional<Path> recording = children.recording(contender);
-            if (recording.isEmpty()) {
-                continue;
+            Optional<Path> summary = children.profileSummary(contender);
+            if (summary.isPresent()) {
+                out.println();
+                Files.readAllLines(summary.get(), StandardCharsets.UTF_8).stream()
+                        .takeWhile(line -> !line.isBlank())
+                        .forEach(out::println);
+                out.println("  (all of it: " + summary.get() + ")");
             }
-            List<String> summary = JfrSummary.topFrames(recording.get(), 25);
-            Path file = recording.get().resolveSibling(contender + ".profile.txt");
-            Files.write(file, summary, StandardCharsets.UTF_8);
-            out.printf("profile of %s (all of it: %s):%n", contender, file);
-            summary.stream().skip(1).limit(PROFILE_LINES + 1).forEach(out::println);
         }
         out.flush();
     }

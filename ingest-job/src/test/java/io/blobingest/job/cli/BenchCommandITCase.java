@@ -19,10 +19,11 @@ class BenchCommandITCase {
 
     @TempDir Path dir;
 
+    /** Profiled too: the profiler costs this tiny run a little CPU and no second run. */
     @Test
-    void tinySmallWorkloadReportsEveryContenderAndAResultLine() {
+    void tinySmallWorkloadReportsEveryContenderAResultLineAndWhereTheirCpuWent() {
         CliRun run = CliRun.of("bench", "--workload", "small", "--bytes", "3mb", "--read-sample", Integer.toString(SAMPLE),
-                "--checkpoint-interval", "1s", "--output", dir.resolve("bench").toString());
+                "--checkpoint-interval", "1s", "--output", dir.resolve("bench").toString(), "--profile");
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         List<String> lines = run.out().lines().toList();
@@ -38,6 +39,13 @@ class BenchCommandITCase {
         assertThat(run.out()).contains("read side: " + SAMPLE + " random Packed descriptors of " + records)
                 .contains(SAMPLE + " verified by crc32c");
         assertThat(dir.resolve("bench/small/blob-ingest/_descriptors")).isDirectoryContaining("glob:**.arrow");
+
+        for (String contender : List.of("consume", "filesink", "blob-ingest", "read-side")) {
+            // async-profiler ships for linux-x64 only; elsewhere the bench says so and runs unprofiled.
+            assertThat(run.out()).as(contender).containsPattern("\n" + contender
+                    + ": ([\\d,]+ samples of event (cpu|itimer)|not profiled, async-profiler cannot load)");
+            assertThat(dir.resolve("bench/small/jvms/" + contender + ".profile.txt")).as(contender).exists();
+        }
     }
 
     private static String group(String text, String regex) {

@@ -53,7 +53,7 @@ public final class BenchRunner {
         this.progress = progress;
     }
 
-    /** The directory of a workload's files: blob-ingest's base, the file sink's output, logs, recordings. */
+    /** The directory of a workload's files: blob-ingest's base, the file sink's output, logs, profiles. */
     public Path directory(BenchWorkload workload) {
         return output.resolve(workload.label());
     }

@@ -29,18 +29,17 @@ public final class ChildJvm {
     private final boolean profile;
 
     /**
-     * @param directory where each child's log, result file and (with {@code profile}) flight
-     *     recording go
-     * @param profile record each child with Java Flight Recorder ({@code settings=profile})
+     * @param directory where each child's log, result file and (with {@code profile}) profile go
+     * @param profile sample each child with async-profiler ({@link ChildProfiler})
      */
     public ChildJvm(Path directory, boolean profile) {
         this.directory = directory;
         this.profile = profile;
     }
 
-    /** The flight recording of {@code contender}, if it was profiled. */
-    public Optional<Path> recording(String contender) {
-        Path file = directory.resolve(contender + ".jfr");
+    /** Where the CPU of {@code contender} went ({@link ChildProfiler}), if it was profiled. */
+    public Optional<Path> profileSummary(String contender) {
+        Path file = directory.resolve(contender + ChildProfiler.SUMMARY_SUFFIX);
         return profile && Files.exists(file) ? Optional.of(file) : Optional.empty();
     }
 
@@ -67,8 +66,10 @@ public final class ChildJvm {
             command.add("-D" + PLUGINS_DIR_PROPERTY + "=" + plugins);
         }
         if (profile) {
-            command.add("-XX:StartFlightRecording=filename=" + directory.resolve(contender + ".jfr")
-                    + ",settings=profile,dumponexit=true");
+            command.add("-D" + ChildProfiler.FILES_PROPERTY + "=" + directory.resolve(contender));
+            // Debug info at every instruction, not only at safepoints: inlined Java frames attributed right.
+            command.add("-XX:+UnlockDiagnosticVMOptions");
+            command.add("-XX:+DebugNonSafepoints");
         }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

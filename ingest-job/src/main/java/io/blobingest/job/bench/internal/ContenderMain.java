@@ -8,12 +8,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.apache.flink.util.TimeUtils;
 
 /**
  * The entry point of a contender's child JVM: {@code <contender> <result file> <settings line>
  * [run arguments]}. Runs one contender, then writes its figures, this JVM's CPU time and peak RSS
  * included, as one {@link KeyValueLine} to the result file. Exits 0 on success, 1 on any failure.
+ * Profiled ({@link ChildProfiler}) from its first line when the bench runs with {@code --profile}.
  */
 public final class ContenderMain {
 
@@ -26,9 +28,13 @@ public final class ContenderMain {
 
     public static void main(String[] args) {
         try {
+            Optional<ChildProfiler> profiler = ChildProfiler.startIfAsked();
             Path resultFile = Path.of(args[1]);
             String result = run(args[0], KeyValueLine.parse(args[2]), Arrays.asList(args).subList(3, args.length));
             Files.writeString(resultFile, result + "\n", StandardCharsets.UTF_8);
+            if (profiler.isPresent()) {
+                profiler.get().stopAndWrite();
+            }
         } catch (Throwable t) {
             t.printStackTrace();
             System.exit(1);

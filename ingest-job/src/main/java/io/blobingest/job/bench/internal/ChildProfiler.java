@@ -1,0 +1,91 @@
+package io.blobingest.job.bench.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import one.profiler.AsyncProfiler;
+
+/**
+ * async-profiler inside a contender's JVM ({@code bench --profile}): samples the CPU time of every
+ * thread, kernel, GC, JIT compiler and native frames included, from the contender's first line to
+ * its figures, then writes beside the contender's log {@code <contender>.collapsed} (collapsed
+ * stacks), {@code <contender>.html} (a flame graph) and {@code <contender>.profile.txt} ({@link
+ * ProfileSummary}).
+ */
+final class ChildProfiler {
+
+    /** Set by {@link ChildJvm} when profiling: the profile's files are this path plus their suffixes. */
+    static final String FILES_PROPERTY = "blob-ingest.bench.profile";
+    static final String SUMMARY_SUFFIX = ".profile.txt";
+    private static final int SUMMARY_LIMIT = 25;
+
+    private final AsyncProfiler profiler;
+    private final Path files;
+    private final String event;
+
+    private ChildProfiler(AsyncProfiler profiler, Path files, String event) {
+        this.profiler = profiler;
+        this.files = files;
+        this.event = event;
+    }
+
+    /**
+     * Starts sampling if {@link ChildJvm} asked for it. If async-profiler cannot load here (it ships
+     * for linux-x64 only), the summary file says so and the contender runs unprofiled.
+     */
+    static Optional<ChildProfiler> startIfAsked() throws IOException {
+        String property = System.getProperty(FILES_PROPERTY);
+        if (property == null) {
+            return Optional.empty();
+        }
+        Path files = Path.of(property);
+        AsyncProfiler profiler;
+        try {
+            profiler = AsyncProfiler.getInstance();
+        } catch (UnsatisfiedLinkError | UnsupportedOperationException e) {
+            writeSummary(files, List.of(files.getFileName() + ": not profiled, async-profiler cannot load on "
+                    + System.getProperty("os.name") + "/" + System.getProperty("os.arch") + ": " + e.getMessage()));
+            return Optional.empty();
+        }
+        String event;
+        try {
+            profiler.execute("start,event=cpu,threads");
+            event = "cpu (perf_events: kernel frames included)";
+        } catch (IllegalStateException perfEventsRefused) {
+            // setitimer needs no permission but sees no kernel frames: the kernel's share shows as 0.
+            profiler.execute("start,event=itimer,threads");
+            event = "itimer (no kernel frames: event cpu was refused: " + perfEventsRefused.getMessage() + ")";
+        }
+        return Optional.of(new ChildProfiler(profiler, files, event));
+    }
+
+    /** Stops sampling and writes the collapsed stacks, the flame graph and the summary. */
+    void stopAndWrite() throws IOException {
+        profiler.execute("stop");
+        String collapsed = profiler.execute("dump,collapsed,ann");
+        Path collapsedFile = sibling(files, ".collapsed");
+        Path flameGraph = sibling(files, ".html");
+        Files.writeString(collapsedFile, collapsed, StandardCharsets.UTF_8);
+        Files.writeString(flameGraph, profiler.execute("dump,flamegraph"), StandardCharsets.UTF_8);
+        ProfileSummary summary = ProfileSummary.of(collapsed.lines().toList());
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "%s: %,d samples of event %s, every thread, the whole run",
+                files.getFileName(), summary.samples(), event));
+        lines.add("collapsed stacks " + collapsedFile + ", flame graph " + flameGraph);
+        lines.addAll(summary.lines(SUMMARY_LIMIT));
+        writeSummary(files, lines);
+    }
+
+    private static void writeSummary(Path files, List<String> lines) throws IOException {
+        Files.write(sibling(files, SUMMARY_SUFFIX), lines, StandardCharsets.UTF_8);
+    }
+
+    private static Path sibling(Path files, String suffix) {
+        return files.resolveSibling(files.getFileName() + suffix);
+    }
+}
