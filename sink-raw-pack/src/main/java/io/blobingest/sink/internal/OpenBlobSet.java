@@ -115,7 +115,7 @@ final class OpenBlobSet implements AutoCloseable {
                     throw new IOException("recovered pack " + set.sidecarPath(pack.sidecarId()) + " is at offset "
                             + position + ", its checkpointed entry table expects offset " + pack.pack().length());
                 }
-                BufferedOutputStream buffer = new BufferedOutputStream(stream, WRITE_BUFFER_SIZE);
+                BufferedOutputStream buffer = packBuffer(stream);
                 set.openPack = new OpenPack(pack.sidecarId(), stream, buffer, RawPackWriter.resume(buffer, pack.pack()));
             } catch (IOException | RuntimeException e) {
                 closeAfterFailure(stream, e);
@@ -254,7 +254,7 @@ final class OpenBlobSet implements AutoCloseable {
     private OpenPack openPack(long sidecarId) throws IOException {
         RecoverableFsDataOutputStream stream = fs.open(sidecarPath(sidecarId));
         try {
-            BufferedOutputStream buffer = new BufferedOutputStream(stream, WRITE_BUFFER_SIZE);
+            BufferedOutputStream buffer = packBuffer(stream);
             RawPackWriter writer = RawPackWriter.create(buffer, new RawPackMetadata(name, sidecarId, createdBy));
             return new OpenPack(sidecarId, stream, buffer, writer);
         } catch (IOException | RuntimeException e) {
@@ -263,10 +263,15 @@ final class OpenBlobSet implements AutoCloseable {
         }
     }
 
+    /** Small writes coalesced, large ones sliced (see {@link SlicingOutputStream}). */
+    private static BufferedOutputStream packBuffer(RecoverableFsDataOutputStream stream) {
+        return new BufferedOutputStream(new SlicingOutputStream(stream), WRITE_BUFFER_SIZE);
+    }
+
     private void writeDedicated(long sidecarId, byte[] bytes) throws IOException {
         RecoverableFsDataOutputStream stream = fs.open(sidecarPath(sidecarId));
         try {
-            stream.write(bytes);
+            new SlicingOutputStream(stream).write(bytes);
             RecoverableFsDataOutputStream.Committer committer = stream.closeForCommit();
             finishedSidecars.add(new PendingSidecar(sidecarId, SidecarKind.DEDICATED, bytes.length, committer.getRecoverable()));
         } catch (IOException | RuntimeException e) {
