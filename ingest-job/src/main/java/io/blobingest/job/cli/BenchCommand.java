@@ -53,7 +53,7 @@ public final class BenchCommand implements Callable<Integer> {
             description = "mixed, small, frames or all (default: ${DEFAULT-VALUE}).")
     String workload;
 
-    @Option(names = "--bytes", defaultValue = "1gb",
+    @Option(names = "--bytes", defaultValue = "2gb",
             description = "Record value bytes preloaded per workload (default: ${DEFAULT-VALUE}).")
     String bytes;
 
