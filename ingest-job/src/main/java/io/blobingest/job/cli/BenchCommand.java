@@ -10,6 +10,7 @@ import io.blobingest.job.bench.internal.ContenderMain;
 import io.blobingest.job.demo.QuietLogs;
 import io.blobingest.job.internal.OwnedDirectory;
 import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
+import io.blobingest.objectlayer.ObjectLayer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -181,9 +182,13 @@ public final class BenchCommand implements Callable<Integer> {
                         + " median of %d rounds (the ways alternating) after a warm-up, page cache warm%n",
                 read.blobs(), read.packedBlobs(), read.bytes() / 1e6, read.verified(), ReadFigures.TIMED_ROUNDS);
         TextTable reads = new TextTable("read", "time ms", "I/O requests");
-        reads.add("ObjectLayer.readAll, batches", millis(read.batch().time()), Long.toString(read.batch().requests()));
+        reads.add("ObjectLayer.readAll, batches (hole limit " + ObjectLayer.DEFAULT_HOLE_LIMIT / 1024 + " KiB)", millis(read.batch().time()), Long.toString(read.batch().requests()));
         reads.add("ObjectLayer, one at a time", millis(read.single().time()), Long.toString(read.single().requests()));
         reads.add("raw positional reads", millis(read.raw().time()), Long.toString(read.raw().requests()));
+        for (ReadFigures.HoleLimitWay wider : read.widerHoles()) {
+            reads.add("ObjectLayer.readAll, batches (hole limit " + wider.holeLimit() / 1024 + " KiB)", millis(wider.way().time()),
+                    Long.toString(wider.way().requests()));
+        }
         reads.print(out);
         boolean consumeTarget = outcome.workload() != BenchWorkload.SMALL;
         boolean requestsTarget = outcome.workload() == BenchWorkload.SMALL;

@@ -3,6 +3,7 @@ package io.blobingest.job.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class WorkloadOutcomeTest {
@@ -46,6 +47,7 @@ class WorkloadOutcomeTest {
         return new ReadFigures(blobs, 30_000, 340_000_000,
                 new ReadFigures.Way(Duration.ofMillis(110), 400),
                 new ReadFigures.Way(Duration.ofMillis(300), 10_000),
-                new ReadFigures.Way(Duration.ofMillis(100), 10_000), verified);
+                new ReadFigures.Way(Duration.ofMillis(100), 10_000), verified,
+                List.of(new ReadFigures.HoleLimitWay(65_536, new ReadFigures.Way(Duration.ofMillis(120), 300))));
     }
 }

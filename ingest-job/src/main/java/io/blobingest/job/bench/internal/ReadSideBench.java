@@ -45,6 +45,12 @@ final class ReadSideBench {
      */
     static final long MAX_BATCH_BYTES = 64L * 1024 * 1024;
 
+    /**
+     * Hole limits the batch read is repeated with, wider than the Object Layer's default: fewer
+     * requests for more bytes read, the trade a store with costly requests (S3) should make.
+     */
+    static final List<Long> WIDER_HOLE_LIMITS = List.of(64L * 1024, 256L * 1024, 1024L * 1024);
+
     private final URI base;
     private final int sampleSize;
     private final long seed;
@@ -65,9 +71,17 @@ final class ReadSideBench {
         long bytes = sample.stream().mapToLong(s -> s.request().descriptor().size()).sum();
 
         CountingBlobStorage storage = new CountingBlobStorage(new FlinkFileSystemStorage());
+        List<ObjectLayer> widerLayers = new ArrayList<>();
         try (ObjectLayer layer = ObjectLayer.builder(storage).build(); RawReader raw = new RawReader()) {
             ReadWay batch = new ReadWay(storage::takeReads,
                     chunk -> layer.readAll(chunk.stream().map(Sampled::request).toList()));
+            List<ReadWay> widerWays = new ArrayList<>();
+            for (long holeLimit : WIDER_HOLE_LIMITS) {
+                ObjectLayer wider = ObjectLayer.builder(storage).holeLimit(holeLimit).build();
+                widerLayers.add(wider);
+                widerWays.add(new ReadWay(storage::takeReads,
+                        chunk -> wider.readAll(chunk.stream().map(Sampled::request).toList())));
+            }
             ReadWay single = new ReadWay(storage::takeReads, chunk -> {
                 List<byte[]> blobs = new ArrayList<>(chunk.size());
                 for (Sampled s : chunk) {
@@ -82,7 +96,8 @@ final class ReadSideBench {
                 }
                 return blobs;
             });
-            List<ReadWay> ways = List.of(batch, single, positional);
+            List<ReadWay> ways = new ArrayList<>(List.of(batch, single, positional));
+            ways.addAll(widerWays);
             for (ReadWay way : ways) {
                 way.round(batches);
             }
@@ -92,8 +107,16 @@ final class ReadSideBench {
                     verified = Math.min(verified, way.timedRound(batches, round));
                 }
             }
+            List<ReadFigures.HoleLimitWay> widerHoles = new ArrayList<>();
+            for (int i = 0; i < WIDER_HOLE_LIMITS.size(); i++) {
+                widerHoles.add(new ReadFigures.HoleLimitWay(WIDER_HOLE_LIMITS.get(i), widerWays.get(i).median()));
+            }
             return new ReadFigures(sample.size(), packed.size(), bytes, batch.median(), single.median(),
-                    positional.median(), verified);
+                    positional.median(), verified, widerHoles);
+        } finally {
+            for (ObjectLayer wider : widerLayers) {
+                wider.close();
+            }
         }
     }
 
