@@ -54,11 +54,11 @@ final class ChildProfiler {
         }
         String event;
         try {
-            profiler.execute("start,event=cpu,threads");
+            profiler.execute("start,event=cpu,interval=" + ProfileSummary.SAMPLE_INTERVAL.toNanos() + ",threads");
             event = "cpu (perf_events: kernel frames included)";
         } catch (IllegalStateException perfEventsRefused) {
             // setitimer needs no permission but sees no kernel frames: the kernel's share shows as 0.
-            profiler.execute("start,event=itimer,threads");
+            profiler.execute("start,event=itimer,interval=" + ProfileSummary.SAMPLE_INTERVAL.toNanos() + ",threads");
             event = "itimer (no kernel frames: event cpu was refused: " + perfEventsRefused.getMessage() + ")";
         }
         return Optional.of(new ChildProfiler(profiler, files, event));

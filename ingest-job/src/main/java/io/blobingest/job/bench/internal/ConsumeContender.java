@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -39,7 +40,9 @@ final class ConsumeContender {
     /** Records and value bytes read, and the time from the consumers' start to the last record. */
     Tally run() throws Exception {
         List<TopicPartition> partitions = partitions();
-        ExecutorService threads = Executors.newFixedThreadPool(parallelism);
+        AtomicInteger next = new AtomicInteger();
+        ExecutorService threads = Executors.newFixedThreadPool(parallelism,
+                runnable -> new Thread(runnable, ProfileSummary.CONSUMER_THREAD_PREFIX + next.incrementAndGet()));
         try {
             long started = System.nanoTime();
             List<Future<PartitionsRead>> results = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.blobingest.job.bench.internal;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,6 +19,10 @@ import java.util.regex.Pattern;
  * thread's kind (its page faults are the collector's cost too); on the other threads the frame on
  * top decides: kernel, Java (by package group) or other JVM/native code (the interpreter, runtime
  * stubs, libc, Flink's and Kafka's native libraries).
+ *
+ * <p>Every sample also has a thread role: what the thread is for (fetching from Kafka, running an
+ * operator chain, compiling, collecting, starting up), in CPU seconds at {@link #SAMPLE_INTERVAL}
+ * per sample. Roles separate the per-byte work of a contender from its fixed cost.
  */
 final class ProfileSummary {
 
@@ -27,6 +32,20 @@ final class ProfileSummary {
     static final String NATIVE = "other JVM/native";
     static final String JAVA = "Java: ";
     static final String JDK = "JDK (java.*, javax.*, jdk.*, sun.*, com.sun.*)";
+
+    /** The profiler's sampling interval, of CPU time per thread: what one sample stands for. */
+    static final Duration SAMPLE_INTERVAL = Duration.ofMillis(10);
+
+    static final String ROLE_KAFKA_FETCH = "Kafka fetch (KafkaSource fetcher threads, consume's consumer threads)";
+    static final String ROLE_TASK = "Flink task threads (operator chains)";
+    static final String ROLE_JIT = "JIT compiler threads";
+    static final String ROLE_GC = "GC threads";
+    static final String ROLE_MAIN = "main thread (start-up, job submission, the contender's own work)";
+    static final String ROLE_OTHER = "other threads (Kafka producers and admin, Flink runtime, MiniCluster)";
+    /** {@code ConsumeContender} names its threads so. */
+    static final String CONSUMER_THREAD_PREFIX = "kafka-consumer-";
+    private static final String FETCHER_THREAD_PREFIX = "Source Data Fetcher for ";
+    private static final Pattern TASK_THREAD = Pattern.compile(".* \\(\\d+/\\d+\\)#\\d+");
 
     private static final Pattern LINE = Pattern.compile("(.*) (\\d+)");
     private static final Pattern THREAD = Pattern.compile("\\[(.*?)(?: tid=\\d+)?]");
@@ -42,6 +61,7 @@ final class ProfileSummary {
     private final Map<String, Long> callers = new HashMap<>();
     private final Map<String, Long> selfFrames = new HashMap<>();
     private final Map<String, Long> threads = new HashMap<>();
+    private final Map<String, Long> roles = new HashMap<>();
     private long samples;
 
     private ProfileSummary() {}
@@ -67,9 +87,11 @@ final class ProfileSummary {
     private void add(List<String> stack, long count) {
         samples += count;
         Matcher threadFrame = THREAD.matcher(stack.get(0));
-        String thread = threadFrame.matches() ? shortThreadName(threadFrame.group(1)) : "(thread not recorded)";
+        String fullThread = threadFrame.matches() ? threadFrame.group(1) : "(thread not recorded)";
+        String thread = shortThreadName(fullThread);
         List<String> frames = threadFrame.matches() ? stack.subList(1, stack.size()) : stack;
         threads.merge(thread, count, Long::sum);
+        roles.merge(role(fullThread), count, Long::sum);
         String top = frames.isEmpty() ? "(no frames)" : frames.get(frames.size() - 1);
         selfFrames.merge(readable(top), count, Long::sum);
         categories.merge(category(thread, top), count, Long::sum);
@@ -106,6 +128,22 @@ final class ProfileSummary {
     static String shortThreadName(String name) {
         String[] operators = name.split(" -> ");
         return operators.length <= 2 ? name : operators[0] + " -> ... -> " + operators[operators.length - 1];
+    }
+
+    static String role(String thread) {
+        if (GC_THREADS.stream().anyMatch(thread::startsWith)) {
+            return ROLE_GC;
+        }
+        if (JIT_THREADS.stream().anyMatch(thread::startsWith)) {
+            return ROLE_JIT;
+        }
+        if (thread.startsWith(FETCHER_THREAD_PREFIX) || thread.startsWith(CONSUMER_THREAD_PREFIX)) {
+            return ROLE_KAFKA_FETCH;
+        }
+        if (TASK_THREAD.matcher(thread).matches()) {
+            return ROLE_TASK;
+        }
+        return thread.equals("main") ? ROLE_MAIN : ROLE_OTHER;
     }
 
     private static String category(String thread, String top) {
@@ -156,6 +194,11 @@ final class ProfileSummary {
         return samples;
     }
 
+    /** CPU time of the threads of {@code role}: {@link #ROLE_KAFKA_FETCH}, {@link #ROLE_TASK}, ... */
+    Duration cpu(String role) {
+        return SAMPLE_INTERVAL.multipliedBy(roles.getOrDefault(role, 0L));
+    }
+
     /** The share of all samples in {@code category}, 0 to 1: {@link #KERNEL}, {@code "Java: org.apache.kafka"}, ... */
     double share(String category) {
         return samples == 0 ? 0 : (double) categories.getOrDefault(category, 0L) / samples;
@@ -166,6 +209,12 @@ final class ProfileSummary {
         List<String> lines = new ArrayList<>();
         lines.add("where the CPU went (GC and JIT threads whole; elsewhere by the frame on top):");
         lines.addAll(top(categories, Integer.MAX_VALUE));
+        lines.add("");
+        lines.add("CPU by thread role (one sample = " + SAMPLE_INTERVAL.toMillis() + " ms):");
+        roles.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .forEach(entry -> lines.add(String.format(Locale.ROOT, "  %6.1f s %6.1f%%  %s",
+                        cpu(entry.getKey()).toMillis() / 1000.0, 100.0 * entry.getValue() / samples, entry.getKey())));
         section(lines, "kernel time by the user-space frame that entered the kernel (% of all samples):", kernelEntries, limit);
         section(lines, "by the innermost Java frame outside the JDK, the JDK, kernel and native code it called included:",
                 callers, limit);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -68,6 +69,26 @@ class ProfileSummaryTest {
                 "    15.0%  other JVM/native", "     5.0%  JIT compiler threads");
         assertThat(lines).contains("    25.0%  __libc_recv", "    15.0%  __pwrite64",
                 "    35.0%  org.apache.kafka", "    25.0%  tcp_recvmsg_[k]", "    35.0%  Source: Kafka (1/2)#0");
+    }
+
+    @Test
+    void everySampleCountsForTheRoleOfItsThreadInCpuSeconds() {
+        ProfileSummary summary = ProfileSummary.of(List.of(
+                "[Source Data Fetcher for Source: Kafka -> Sink: Writer (1/2)#0 tid=7];java/lang/Thread.run_[j] 40",
+                "[kafka-consumer-2 tid=8];java/lang/Thread.run_[j] 10",
+                "[Source: Kafka -> Classify -> Sink: Writer (2/2)#0 tid=9];java/lang/Thread.run_[j] 25",
+                "[C1 CompilerThre tid=3];start_thread 7",
+                "[G1 Conc#0 tid=4];start_thread 3",
+                "[main tid=1];java/lang/Thread.run_[j] 5",
+                "[kafka-producer-network-thread | producer-1 tid=10];java/lang/Thread.run_[j] 10"));
+
+        assertThat(summary.cpu(ProfileSummary.ROLE_KAFKA_FETCH)).isEqualTo(Duration.ofMillis(500));
+        assertThat(summary.cpu(ProfileSummary.ROLE_TASK)).isEqualTo(Duration.ofMillis(250));
+        assertThat(summary.cpu(ProfileSummary.ROLE_JIT)).isEqualTo(Duration.ofMillis(70));
+        assertThat(summary.cpu(ProfileSummary.ROLE_GC)).isEqualTo(Duration.ofMillis(30));
+        assertThat(summary.cpu(ProfileSummary.ROLE_MAIN)).isEqualTo(Duration.ofMillis(50));
+        assertThat(summary.cpu(ProfileSummary.ROLE_OTHER)).isEqualTo(Duration.ofMillis(100));
+        assertThat(summary.lines(3)).contains("     0.5 s   50.0%  " + ProfileSummary.ROLE_KAFKA_FETCH);
     }
 
     @Test
