@@ -255,6 +255,9 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     @Override
     public void close() throws Exception {
         try {
+            if (inFlight != null) {
+                inFlight.clear(); // an outcome still arriving finds no fetch to complete and emits nothing
+            }
             if (threads != null) {
                 threads.shutdownNow();
                 if (!threads.awaitTermination(10, TimeUnit.SECONDS)) {
