@@ -38,7 +38,8 @@ final class RangeFetcher {
             ScatteredRead scattered = new ScatteredRead(read);
             for (int i = first; i < ranges.size() && ranges.get(i).offset() < read.end(); i++) {
                 if (ranges.get(i).end() > read.offset()) {
-                    scattered.add(ranges.get(i), arrayOf(bytes, ranges.get(i)));
+                    ByteSpan range = ranges.get(i);
+                    scattered.add(range, () -> arrayOf(bytes, range));
                 }
             }
             scattered.readFrom(object);
@@ -50,7 +51,7 @@ final class RangeFetcher {
     }
 
     /**
-     * The range's array, allocated for the first read that reaches the range rather than all before
+     * The range's array, allocated when its first bytes are about to arrive rather than all before
      * the first read: the JVM zeroes a new array, and zeroing a whole batch's arrays up front (many
      * megabytes) only to overwrite them later cost a second pass over memory, the largest item in
      * the read side's profile.

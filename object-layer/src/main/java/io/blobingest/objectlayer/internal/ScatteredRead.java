@@ -5,6 +5,7 @@ import io.blobingest.objectlayer.storage.ScatterTarget;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One physical read laid out as a scattered read: each wanted range's part of the read goes
@@ -13,13 +14,20 @@ import java.util.List;
  */
 final class ScatteredRead {
 
-    /** Bytes {@code [offset, offset + length)} of the object, held at {@code array[arrayOffset]}. */
-    private record Placed(long offset, byte[] array, int arrayOffset, int length) {}
+    /** A target and the object offset its bytes come from. */
+    private record Placed(long offset, ScatterTarget target) {
+        long end() {
+            return offset + target.length();
+        }
+    }
+
+    /** Bytes {@code [offset, offset + length)} of the object, which go to {@code array[arrayOffset]}. */
+    private record Copy(long offset, Supplier<byte[]> array, int arrayOffset, int length) {}
 
     private final ByteSpan read;
     private final List<ScatterTarget> targets = new ArrayList<>();
     private final List<Placed> placed = new ArrayList<>();
-    private final List<Placed> copies = new ArrayList<>();
+    private final List<Copy> copies = new ArrayList<>();
     private long start = -1;
     private long cursor;
 
@@ -29,15 +37,16 @@ final class ScatteredRead {
     }
 
     /**
-     * Adds a range the read overlaps, whose bytes go to {@code array} (as long as the range).
-     * Ranges come by offset.
+     * Adds a range the read overlaps, whose bytes go to the array {@code array} supplies (as long
+     * as the range); it is asked for when the range's bytes are about to arrive. Ranges come by
+     * offset.
      */
-    void add(ByteSpan range, byte[] array) {
+    void add(ByteSpan range, Supplier<byte[]> array) {
         long from = Math.max(range.offset(), read.offset());
         long to = Math.min(range.end(), read.end());
         if (from < cursor) {
             long shared = Math.min(to, cursor);
-            copies.add(new Placed(from, array, (int) (from - range.offset()), (int) (shared - from)));
+            copies.add(new Copy(from, array, (int) (from - range.offset()), (int) (shared - from)));
             from = shared;
         }
         if (from >= to) {
@@ -48,10 +57,9 @@ final class ScatteredRead {
         } else if (from > cursor) {
             targets.add(ScatterTarget.skip(from - cursor));
         }
-        int arrayOffset = (int) (from - range.offset());
-        int length = (int) (to - from);
-        targets.add(ScatterTarget.into(array, arrayOffset, length));
-        placed.add(new Placed(from, array, arrayOffset, length));
+        ScatterTarget target = ScatterTarget.into(array, (int) (from - range.offset()), (int) (to - from));
+        targets.add(target);
+        placed.add(new Placed(from, target));
         cursor = to;
     }
 
@@ -61,19 +69,19 @@ final class ScatteredRead {
             return;
         }
         object.readScattered(start, targets);
-        for (Placed copy : copies) {
+        for (Copy copy : copies) {
             copyFromPlaced(copy);
         }
     }
 
-    private void copyFromPlaced(Placed copy) {
+    private void copyFromPlaced(Copy copy) {
         for (Placed source : placed) {
             long from = Math.max(copy.offset(), source.offset());
-            long to = Math.min(copy.offset() + copy.length(), source.offset() + source.length());
+            long to = Math.min(copy.offset() + copy.length(), source.end());
             if (from < to) {
                 System.arraycopy(
-                        source.array(), source.arrayOffset() + (int) (from - source.offset()),
-                        copy.array(), copy.arrayOffset() + (int) (from - copy.offset()),
+                        source.target().array(), source.target().offset() + (int) (from - source.offset()),
+                        copy.array().get(), copy.arrayOffset() + (int) (from - copy.offset()),
                         (int) (to - from));
             }
         }

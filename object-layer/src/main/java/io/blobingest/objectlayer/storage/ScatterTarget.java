@@ -1,6 +1,7 @@
 package io.blobingest.objectlayer.storage;
 
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Where one stretch of a {@link ReadableObject#readScattered scattered read} goes: a slice of a
@@ -8,11 +9,13 @@ import java.util.Objects;
  */
 public final class ScatterTarget {
 
-    private final byte[] array;
+    private final Supplier<byte[]> supplier;
+    private byte[] array;
     private final int offset;
     private final long length;
 
-    private ScatterTarget(byte[] array, int offset, long length) {
+    private ScatterTarget(Supplier<byte[]> supplier, byte[] array, int offset, long length) {
+        this.supplier = supplier;
         this.array = array;
         this.offset = offset;
         this.length = length;
@@ -21,7 +24,18 @@ public final class ScatterTarget {
     /** The next {@code length} bytes go to {@code array[offset, offset + length)}. */
     public static ScatterTarget into(byte[] array, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, Objects.requireNonNull(array, "array").length);
-        return new ScatterTarget(array, offset, length);
+        return new ScatterTarget(null, array, offset, length);
+    }
+
+    /**
+     * The next {@code length} bytes go to {@code array[offset, offset + length)} of the array
+     * {@code array} supplies when {@link #array()} is first called, just before the bytes arrive:
+     * a fresh array is zeroed by the JVM, and zeroed right before it is filled it is still in the
+     * CPU cache, while a read's worth of arrays zeroed up front (megabytes) is not.
+     */
+    public static ScatterTarget into(Supplier<byte[]> array, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, Integer.MAX_VALUE);
+        return new ScatterTarget(Objects.requireNonNull(array, "array"), null, offset, length);
     }
 
     /** The next {@code length} bytes are not wanted. */
@@ -29,15 +43,20 @@ public final class ScatterTarget {
         if (length < 0) {
             throw new IllegalArgumentException("negative hole length " + length);
         }
-        return new ScatterTarget(null, 0, length);
+        return new ScatterTarget(null, null, 0, length);
     }
 
     public boolean isHole() {
-        return array == null;
+        return array == null && supplier == null;
     }
 
-    /** The destination array; {@code null} for a hole. */
+    /** The destination array, supplied on the first call if it was given as a supplier; {@code null} for a hole. */
     public byte[] array() {
+        if (array == null && supplier != null) {
+            byte[] supplied = Objects.requireNonNull(supplier.get(), "supplied array");
+            Objects.checkFromIndexSize(offset, (int) length, supplied.length);
+            array = supplied;
+        }
         return array;
     }
 

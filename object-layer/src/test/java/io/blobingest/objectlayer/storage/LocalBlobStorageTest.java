@@ -49,6 +49,22 @@ class LocalBlobStorageTest {
     }
 
     @Test
+    void aSuppliedArrayIsAskedForWhenItsBytesAreAboutToArrive() throws IOException {
+        byte[] first = new byte[100];
+        byte[][] firstWhenSecondWasAsked = new byte[1][];
+
+        try (ReadableObject object = open(content)) {
+            object.readScattered(0, List.of(ScatterTarget.into(() -> first, 0, 100), ScatterTarget.skip(10),
+                    ScatterTarget.into(() -> {
+                        firstWhenSecondWasAsked[0] = first.clone();
+                        return new byte[50];
+                    }, 0, 50)));
+        }
+
+        assertThat(firstWhenSecondWasAsked[0]).isEqualTo(Arrays.copyOfRange(content, 0, 100));
+    }
+
+    @Test
     void scatteredReadPastTheEndIsEofNamingTheFileTheOffsetAndWhereTheFileEnds() throws IOException {
         Path file = root.resolve("object.bin");
         byte[] tail = new byte[200];
