@@ -5,6 +5,7 @@ import io.blobingest.objectlayer.pack.RawPackMetadata;
 import io.blobingest.objectlayer.pack.RawPackReader;
 import io.blobingest.objectlayer.pack.RawPackWriter;
 import io.blobingest.objectlayer.storage.ReadableObject;
+import io.blobingest.objectlayer.storage.ScatterTarget;
 import io.blobingest.storage.testing.InProgressUpload;
 import io.blobingest.storage.testing.ObjectGet;
 import io.blobingest.storage.testing.S3ServerExtension;
@@ -27,6 +28,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.as;
@@ -209,6 +211,53 @@ class FlinkFileSystemStorageITCase {
             }
             assertThat(S3.recordedGets()).hasSize(3);
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Store.class)
+    void scatteredReadFillsEachArrayAndSkipsTheHoles(Store store) throws IOException {
+        URI uri = uri(store, "scattered/object.blob");
+        byte[] content = randomBytes(1024 * 1024, 13);
+        writeAndCommit(uri, content);
+        byte[] first = new byte[100_000];
+        byte[] second = new byte[300_008];
+
+        try (ReadableObject object = storage.open(uri)) {
+            object.readScattered(1000, List.of(
+                    ScatterTarget.skip(24),
+                    ScatterTarget.into(first, 0, 100_000),
+                    ScatterTarget.skip(50_000),
+                    ScatterTarget.into(second, 4, 300_000)));
+        }
+
+        assertThat(first).isEqualTo(Arrays.copyOfRange(content, 1024, 101_024));
+        assertThat(Arrays.copyOfRange(second, 4, 300_004)).isEqualTo(Arrays.copyOfRange(content, 151_024, 451_024));
+        assertThat(Arrays.copyOfRange(second, 0, 4)).containsOnly(0);
+        assertThat(Arrays.copyOfRange(second, 300_004, second.length)).containsOnly(0);
+    }
+
+    @Test
+    void scatteredReadOnS3IsOneGetOfItsWholeSpan() throws IOException {
+        String key = "it/scattered/one-get.blob";
+        URI uri = S3.uri(key);
+        byte[] content = randomBytes(2 * 1024 * 1024, 14);
+        writeAndCommit(uri, content);
+        S3.clearRecordedReads();
+        byte[] first = new byte[200_000];
+        byte[] second = new byte[300_000];
+        byte[] third = new byte[400_000];
+
+        try (ReadableObject object = storage.open(uri)) {
+            object.readScattered(100_000, List.of(
+                    ScatterTarget.into(first, 0, 200_000),
+                    ScatterTarget.skip(8 * 1024),
+                    ScatterTarget.into(second, 0, 300_000),
+                    ScatterTarget.skip(100),
+                    ScatterTarget.into(third, 0, 400_000)));
+        }
+
+        assertThat(S3.recordedGets()).containsExactly(new ObjectGet(key, range(100_000, 900_000 + 8 * 1024 + 100)));
+        assertThat(third).isEqualTo(Arrays.copyOfRange(content, 608_292, 1_008_292));
     }
 
     @Test

@@ -1,15 +1,21 @@
 package io.blobingest.storage;
 
 import io.blobingest.objectlayer.storage.ReadableObject;
+import io.blobingest.objectlayer.storage.ScatterTarget;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -101,6 +107,70 @@ class FlinkFileSystemStorageTest {
                     .isInstanceOf(FileNotFoundException.class)
                     .hasMessageStartingWith(uri + ": reading 3 bytes at offset 2 failed: ");
         }
+    }
+
+    @Test
+    void scatteredReadFillsEachArrayAndSkipsTheHolesAtTheStartAndInTheMiddle() throws IOException {
+        byte[] content = content(1000);
+        URI uri = write("scattered.blob", content);
+        byte[] first = new byte[100];
+        byte[] second = new byte[300];
+
+        try (ReadableObject object = storage.open(uri)) {
+            object.readScattered(50, List.of(
+                    ScatterTarget.skip(10),
+                    ScatterTarget.into(first, 0, 100),
+                    ScatterTarget.skip(40),
+                    ScatterTarget.into(second, 100, 200)));
+        }
+
+        assertThat(first).isEqualTo(Arrays.copyOfRange(content, 60, 160));
+        assertThat(Arrays.copyOfRange(second, 100, 300)).isEqualTo(Arrays.copyOfRange(content, 200, 400));
+        assertThat(Arrays.copyOfRange(second, 0, 100)).containsOnly(0);
+    }
+
+    @Test
+    void scatteredReadPastTheEndIsEofNamingUriOffsetAndLength() throws IOException {
+        URI uri = write("scattered-short.blob", content(1000));
+
+        try (ReadableObject object = storage.open(uri)) {
+            List<ScatterTarget> targets = List.of(
+                    ScatterTarget.into(new byte[100], 0, 100),
+                    ScatterTarget.skip(600),
+                    ScatterTarget.into(new byte[200], 0, 200));
+            assertThatThrownBy(() -> object.readScattered(250, targets))
+                    .isInstanceOf(EOFException.class)
+                    .hasMessage(uri + ": wanted 900 bytes at offset 250 (scattered into 3 targets),"
+                            + " the object is 1000 bytes long");
+        }
+    }
+
+    @Test
+    void objectTruncatedAfterOpenIsEofInTheMiddleOfAScatteredReadNamingUriAndOffsets()
+            throws IOException {
+        URI uri = write("truncated.blob", content(1000));
+
+        try (ReadableObject object = storage.open(uri)) {
+            try (FileChannel file = FileChannel.open(Path.of(uri), StandardOpenOption.WRITE)) {
+                file.truncate(500);
+            }
+            List<ScatterTarget> targets = List.of(
+                    ScatterTarget.into(new byte[300], 0, 300),
+                    ScatterTarget.skip(100),
+                    ScatterTarget.into(new byte[400], 0, 400));
+            assertThatThrownBy(() -> object.readScattered(0, targets))
+                    .isInstanceOf(EOFException.class)
+                    .hasMessage(uri + ": reading 800 bytes at offset 0 (scattered into 3 targets)"
+                            + " failed: the object ended at offset 500");
+        }
+    }
+
+    private static byte[] content(int length) {
+        byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            bytes[i] = (byte) (i * 31 + 7);
+        }
+        return bytes;
     }
 
     private URI write(String name, byte[] content) throws IOException {

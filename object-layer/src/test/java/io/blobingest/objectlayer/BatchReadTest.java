@@ -12,6 +12,7 @@ import io.blobingest.objectlayer.pack.RawPackWriter;
 import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import io.blobingest.objectlayer.storage.ReadableObject;
+import io.blobingest.objectlayer.storage.ScatterTarget;
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -252,22 +253,35 @@ class BatchReadTest extends ObjectLayerTestBase {
             return new ForwardingReadableObject(delegate.open(location)) {
                 @Override
                 public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-                    maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
-                    try {
-                        together.countDown();
-                        // A liveness guard, not a timing assertion: sequential reads never get here together.
-                        if (!together.await(30, TimeUnit.SECONDS)) {
-                            throw new IOException("reads never overlapped: objects are read one at a time");
-                        }
-                        super.readFully(position, buffer, offset, length);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new InterruptedIOException();
-                    } finally {
-                        inFlight.decrementAndGet();
-                    }
+                    whileInFlight(() -> super.readFully(position, buffer, offset, length));
+                }
+
+                @Override
+                public void readScattered(long position, List<ScatterTarget> targets) throws IOException {
+                    whileInFlight(() -> super.readScattered(position, targets));
                 }
             };
+        }
+
+        private interface Read {
+            void run() throws IOException;
+        }
+
+        private void whileInFlight(Read read) throws IOException {
+            maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                together.countDown();
+                // A liveness guard, not a timing assertion: sequential reads never get here together.
+                if (!together.await(30, TimeUnit.SECONDS)) {
+                    throw new IOException("reads never overlapped: objects are read one at a time");
+                }
+                read.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException();
+            } finally {
+                inFlight.decrementAndGet();
+            }
         }
     }
 }

@@ -1,14 +1,16 @@
 package io.blobingest.objectlayer;
 
 import io.blobingest.objectlayer.storage.ReadableObject;
+import io.blobingest.objectlayer.storage.ScatterTarget;
 import java.io.IOException;
+import java.util.List;
 
 /** Passes every call on to another object; a test storage overrides the calls it observes. */
-class ForwardingReadableObject implements ReadableObject {
+public class ForwardingReadableObject implements ReadableObject {
 
     private final ReadableObject delegate;
 
-    ForwardingReadableObject(ReadableObject delegate) {
+    public ForwardingReadableObject(ReadableObject delegate) {
         this.delegate = delegate;
     }
 
@@ -25,6 +27,11 @@ class ForwardingReadableObject implements ReadableObject {
     @Override
     public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
         delegate.readFully(position, buffer, offset, length);
+    }
+
+    @Override
+    public void readScattered(long position, List<ScatterTarget> targets) throws IOException {
+        delegate.readScattered(position, targets);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.blobingest.objectlayer;
 
 import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.ReadableObject;
+import io.blobingest.objectlayer.storage.ScatterTarget;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -49,6 +50,13 @@ final class RecordingBlobStorage implements BlobStorage {
             public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
                 record(new Access(Op.READ, location, position, length));
                 super.readFully(position, buffer, offset, length);
+            }
+
+            /** One access, as the storage sees it: one request for the whole span. */
+            @Override
+            public void readScattered(long position, List<ScatterTarget> targets) throws IOException {
+                record(new Access(Op.READ, location, position, ScatterTarget.totalLength(targets)));
+                super.readScattered(position, targets);
             }
         };
     }

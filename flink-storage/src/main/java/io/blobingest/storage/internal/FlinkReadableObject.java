@@ -1,6 +1,7 @@
 package io.blobingest.storage.internal;
 
 import io.blobingest.objectlayer.storage.ReadableObject;
+import io.blobingest.objectlayer.storage.ScatterTarget;
 
 import org.apache.flink.core.fs.ByteBufferReadable;
 import org.apache.flink.core.fs.FSDataInputStream;
@@ -11,6 +12,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -25,12 +27,17 @@ import java.util.Objects;
  */
 public final class FlinkReadableObject implements ReadableObject {
 
+    /** The largest byte array the JVM reliably allocates. */
+    private static final int MAX_STAGING_LENGTH = Integer.MAX_VALUE - 8;
+
     private final URI location;
     private final FileSystem fileSystem;
     private final Path path;
     private final long length;
     private FSDataInputStream stream;
     private boolean closed;
+    /** Kept across reads: a merged read's staging array is megabytes long. */
+    private byte[] staging = new byte[0];
 
     public FlinkReadableObject(URI location, FileSystem fileSystem, Path path, long length) {
         this.location = Objects.requireNonNull(location, "location");
@@ -53,29 +60,92 @@ public final class FlinkReadableObject implements ReadableObject {
     public synchronized void readFully(long position, byte[] buffer, int offset, int length)
             throws IOException {
         Objects.checkFromIndexSize(offset, length, buffer.length);
+        checkWithinObject(position, length, "");
+        if (length == 0) {
+            return;
+        }
+        try {
+            readRange(openStream(), position, buffer, offset, length);
+        } catch (IOException e) {
+            throw IoErrors.withContext(
+                    location + ": reading " + length + " bytes at offset " + position + " failed",
+                    e);
+        }
+    }
+
+    /**
+     * On a distributed file system (S3) one positioned read of the whole span into a staging
+     * array, copied out: S3A sizes each GET by the read call that opens it, so target by target
+     * would cost a GET per target, and a GET costs far more than a pass over memory. Elsewhere
+     * (the local file system) one positioned read per array target, straight into the array.
+     */
+    @Override
+    public synchronized void readScattered(long position, List<ScatterTarget> targets)
+            throws IOException {
+        long total = ScatterTarget.totalLength(targets);
+        String scattered = " (scattered into " + targets.size() + " targets)";
+        checkWithinObject(position, total, scattered);
+        if (total == 0) {
+            return;
+        }
+        try {
+            FSDataInputStream in = openStream();
+            if (fileSystem.isDistributedFS() && total <= MAX_STAGING_LENGTH) {
+                readStaged(in, position, (int) total, targets);
+            } else {
+                long at = position;
+                for (ScatterTarget target : targets) {
+                    if (!target.isHole()) {
+                        readRange(in, at, target.array(), target.offset(), (int) target.length());
+                    }
+                    at += target.length();
+                }
+            }
+        } catch (IOException e) {
+            throw IoErrors.withContext(
+                    location + ": reading " + total + " bytes at offset " + position + scattered
+                            + " failed",
+                    e);
+        }
+    }
+
+    private void checkWithinObject(long position, long length, String scattered)
+            throws EOFException {
         if (position < 0) {
             throw new IllegalArgumentException(
                     location + ": negative read position " + position);
         }
         if (position > this.length - length) {
             throw new EOFException(
-                    location + ": wanted " + length + " bytes at offset " + position
+                    location + ": wanted " + length + " bytes at offset " + position + scattered
                             + ", the object is " + this.length + " bytes long");
         }
-        if (length == 0) {
-            return;
+    }
+
+    private void readStaged(
+            FSDataInputStream in, long position, int length, List<ScatterTarget> targets)
+            throws IOException {
+        if (staging.length < length) {
+            staging = new byte[length];
         }
-        try {
-            FSDataInputStream in = openStream();
-            if (in instanceof ByteBufferReadable) {
-                readPositioned((ByteBufferReadable) in, position, buffer, offset, length);
-            } else {
-                readAfterSeek(in, position, buffer, offset, length);
+        readRange(in, position, staging, 0, length);
+        int at = 0;
+        for (ScatterTarget target : targets) {
+            if (!target.isHole()) {
+                System.arraycopy(
+                        staging, at, target.array(), target.offset(), (int) target.length());
             }
-        } catch (IOException e) {
-            throw IoErrors.withContext(
-                    location + ": reading " + length + " bytes at offset " + position + " failed",
-                    e);
+            at += (int) target.length();
+        }
+    }
+
+    private static void readRange(
+            FSDataInputStream in, long position, byte[] buffer, int offset, int length)
+            throws IOException {
+        if (in instanceof ByteBufferReadable) {
+            readPositioned((ByteBufferReadable) in, position, buffer, offset, length);
+        } else {
+            readAfterSeek(in, position, buffer, offset, length);
         }
     }
 
@@ -126,6 +196,7 @@ public final class FlinkReadableObject implements ReadableObject {
                 stream.close();
             } finally {
                 stream = null;
+                staging = new byte[0];
             }
         }
     }

@@ -2,12 +2,14 @@ package io.blobingest.objectlayer.internal;
 
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Carries out a {@link ReadSchedule} on one object and hands each range its bytes. */
+/**
+ * Carries out a {@link ReadSchedule} on one object, each read as one scattered read, and hands
+ * each range its bytes.
+ */
 final class RangeFetcher {
 
     /** The largest byte array the JVM reliably allocates. */
@@ -26,36 +28,21 @@ final class RangeFetcher {
                                 + " do not fit in one array (at most " + MAX_ARRAY_LENGTH + " bytes)");
             }
         }
-        // One buffer for every read that spans several ranges, as long as the longest of them: merged
-        // reads are megabytes long, and a fresh array of that size per read (zeroed, and a
-        // humongous object for G1) cost more than the read itself.
-        byte[] buffer = new byte[0];
         int first = 0;
         for (ByteSpan read : schedule.reads()) {
             while (first < ranges.size() && ranges.get(first).end() <= read.offset()) {
                 first++;
             }
-            List<ByteSpan> overlapping = new ArrayList<>();
+            // Each range's bytes go straight into its own array: no buffer of the whole read and
+            // no second pass copying out of it.
+            ScatteredRead scattered = new ScatteredRead(read);
             for (int i = first; i < ranges.size() && ranges.get(i).offset() < read.end(); i++) {
                 if (ranges.get(i).end() > read.offset()) {
-                    overlapping.add(ranges.get(i));
+                    ByteSpan range = ranges.get(i);
+                    scattered.add(range, () -> arrayOf(bytes, range));
                 }
             }
-            ByteSpan only = overlapping.size() == 1 ? overlapping.get(0) : null;
-            if (only != null && only.offset() <= read.offset() && read.end() <= only.end()) {
-                // The read lies inside a single range: straight into its array, no copy.
-                object.readFully(read.offset(), arrayOf(bytes, only), (int) (read.offset() - only.offset()), (int) read.length());
-                continue;
-            }
-            if (buffer.length < read.length()) {
-                buffer = new byte[(int) read.length()];
-            }
-            object.readFully(read.offset(), buffer, 0, (int) read.length());
-            for (ByteSpan range : overlapping) {
-                long from = Math.max(range.offset(), read.offset());
-                long to = Math.min(range.end(), read.end());
-                System.arraycopy(buffer, (int) (from - read.offset()), arrayOf(bytes, range), (int) (from - range.offset()), (int) (to - from));
-            }
+            scattered.readFrom(object);
         }
         for (ByteSpan range : ranges) {
             arrayOf(bytes, range); // a range no read covers: empty
@@ -64,8 +51,8 @@ final class RangeFetcher {
     }
 
     /**
-     * The range's array, allocated when its first bytes arrive rather than all before the first
-     * read: the JVM zeroes a new array, and zeroing a whole batch's arrays up front (many
+     * The range's array, allocated when its first bytes are about to arrive rather than all before
+     * the first read: the JVM zeroes a new array, and zeroing a whole batch's arrays up front (many
      * megabytes) only to overwrite them later cost a second pass over memory, the largest item in
      * the read side's profile.
      */

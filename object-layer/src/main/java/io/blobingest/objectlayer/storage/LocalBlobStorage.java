@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /** Reads objects on the local file system ({@code file:} URIs) with positional channel reads. */
 public final class LocalBlobStorage implements BlobStorage {
@@ -50,17 +51,46 @@ public final class LocalBlobStorage implements BlobStorage {
         @Override
         public void readFully(long position, byte[] buffer, int offset, int length)
                 throws IOException {
-            ByteBuffer target = ByteBuffer.wrap(buffer, offset, length);
+            long end = read(position, ByteBuffer.wrap(buffer, offset, length));
+            if (end < position + length) {
+                throw new EOFException(
+                        path + ": wanted " + length + " bytes at offset " + position
+                                + ", the file ends at " + end);
+            }
+        }
+
+        /**
+         * One positional read per array target, straight into the array: the channel's position
+         * stays untouched (the object may be shared by threads), and a hole costs nothing.
+         */
+        @Override
+        public void readScattered(long position, List<ScatterTarget> targets) throws IOException {
+            long at = position;
+            for (ScatterTarget target : targets) {
+                if (!target.isHole()) {
+                    long end = read(at, ByteBuffer.wrap(target.array(), target.offset(), (int) target.length()));
+                    if (end < at + target.length()) {
+                        throw new EOFException(
+                                path + ": wanted " + ScatterTarget.totalLength(targets) + " bytes at offset "
+                                        + position + " (scattered into " + targets.size() + " targets), the file ends at "
+                                        + end);
+                    }
+                }
+                at += target.length();
+            }
+        }
+
+        /** Fills {@code target} from {@code position} on; returns where the bytes ended. */
+        private long read(long position, ByteBuffer target) throws IOException {
             long at = position;
             while (target.hasRemaining()) {
                 int n = channel.read(target, at);
                 if (n < 0) {
-                    throw new EOFException(
-                            path + ": wanted " + length + " bytes at offset " + position
-                                    + ", the file ends at " + at);
+                    break;
                 }
                 at += n;
             }
+            return at;
         }
 
         @Override

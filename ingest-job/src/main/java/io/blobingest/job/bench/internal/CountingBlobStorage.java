@@ -2,11 +2,16 @@ package io.blobingest.job.bench.internal;
 
 import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.ReadableObject;
+import io.blobingest.objectlayer.storage.ScatterTarget;
 import java.io.IOException;
 import java.net.URI;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Passes every call on and counts the I/O requests: each positioned read of an object. */
+/**
+ * Passes every call on and counts the I/O requests: each positioned read of an object, and each
+ * scattered read as one (on S3 it is one GET).
+ */
 final class CountingBlobStorage implements BlobStorage {
 
     private final BlobStorage delegate;
@@ -34,6 +39,12 @@ final class CountingBlobStorage implements BlobStorage {
             public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
                 reads.incrementAndGet();
                 object.readFully(position, buffer, offset, length);
+            }
+
+            @Override
+            public void readScattered(long position, List<ScatterTarget> targets) throws IOException {
+                reads.incrementAndGet();
+                object.readScattered(position, targets);
             }
 
             @Override
