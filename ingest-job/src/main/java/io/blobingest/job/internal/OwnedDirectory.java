@@ -42,6 +42,12 @@ public final class OwnedDirectory {
         return absolute;
     }
 
+    /** Deletes {@code subdirectory}, a directory inside an owned one, with everything in it. */
+    public static void discard(Path subdirectory) throws IOException {
+        deleteContents(subdirectory);
+        Files.delete(subdirectory);
+    }
+
     private static boolean isEmpty(Path directory) throws IOException {
         try (Stream<Path> entries = Files.list(directory)) {
             return entries.findAny().isEmpty();
