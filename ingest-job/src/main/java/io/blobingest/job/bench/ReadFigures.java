@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
 
 /**
  * The read side on what blob-ingest wrote: the same sample of Packed descriptors read three ways,
- * each time the median of {@value #TIMED_ROUNDS} timed rounds, each I/O request counted.
+ * and the first of them again with wider hole limits; each time the median of {@value
+ * #TIMED_ROUNDS} timed rounds, each I/O request counted.
  *
  * @param blobs descriptors in the sample
  * @param packedBlobs Packed descriptors the sample was drawn from

@@ -7,8 +7,8 @@ import io.blobingest.job.bench.ReadFigures;
 import io.blobingest.job.bench.WorkloadOutcome;
 import io.blobingest.job.demo.DemoProducer;
 import io.blobingest.job.demo.ExternalFiles;
-import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
 import io.blobingest.job.internal.OwnedDirectory;
+import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -54,7 +54,7 @@ public final class BenchRunner {
         this.progress = progress;
     }
 
-    /** The directory of a workload's files: blob-ingest's base, the file sink's output, logs, profiles. */
+    /** The directory of a workload's files: blob-ingest's base, the file sink's output until counted, logs, profiles. */
     public Path directory(BenchWorkload workload) {
         return output.resolve(workload.label());
     }

@@ -31,7 +31,8 @@ import org.apache.flink.core.fs.Path;
 /**
  * Reads a random sample of the Packed descriptors blob-ingest committed under a base, three ways:
  * through {@code ObjectLayer.readAll} in batches, through it one descriptor at a time, and as raw
- * positional reads of exactly the payload ranges the Object Layer plans (the floor). Each way gets
+ * positional reads of exactly the payload ranges the Object Layer plans (the floor); then in batches
+ * again with each of {@link #WIDER_HOLE_LIMITS}. Each way gets
  * one warm-up round, then {@value ReadFigures#TIMED_ROUNDS} timed rounds alternating with the other ways (the
  * median is kept); only the reads are timed, and every blob's crc32c is checked against its
  * descriptor after each chunk it was read in.
