@@ -10,7 +10,6 @@ import java.io.InterruptedIOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,18 +24,9 @@ import java.util.concurrent.Future;
  * Reads a batch of blobs in two phases. Phase one plans every object (metadata only: lengths and
  * footers); phase two starts only when every plan is complete, and reads each object's payload
  * with coalesced reads. Objects are handled concurrently within each phase, each object by one
- * task in phase one; in phase two an object's reads are cut into parts of at least {@link
- * #PART_BYTES}, read concurrently, the first part through the object opened for planning and every
- * other through an object of its own (one more open: on S3 one HEAD before its megabytes of GETs).
+ * task, opened once for both phases.
  */
 final class BatchReader {
-
-    /**
-     * Bytes of reads one task reads from an object, at least: a batch of one large pack (the usual
-     * case, since batches are read in storage order) is read by several threads, a small batch by
-     * one. The same as the Object Layer's default longest read.
-     */
-    static final long PART_BYTES = 16L * 1024 * 1024;
 
     private final DescriptorResolver resolver;
     private final ReadPlanner planner;
@@ -73,11 +63,7 @@ final class BatchReader {
         Collection<ObjectBatch> batches = byObject.values();
         try {
             runEach(batches, ObjectBatch::plan);
-            List<ObjectPart> parts = new ArrayList<>();
-            for (ObjectBatch batch : batches) {
-                parts.addAll(batch.parts());
-            }
-            runEach(parts, part -> part.readInto(results));
+            runEach(batches, batch -> batch.readInto(results));
         } catch (IOException | RuntimeException | Error e) {
             closeAll(batches, e);
             throw e;
@@ -87,16 +73,16 @@ final class BatchReader {
     }
 
     @FunctionalInterface
-    private interface Step<T> {
-        void run(T unit) throws IOException;
+    private interface Step {
+        void run(ObjectBatch batch) throws IOException;
     }
 
-    /** Runs {@code step} for every unit (an object, a part of one) on the executor and returns when all have ended. */
-    private <T> void runEach(Collection<T> units, Step<T> step) throws IOException {
-        List<Callable<Void>> tasks = new ArrayList<>(units.size());
-        for (T unit : units) {
+    /** Runs {@code step} for every batch on the executor and returns when all have ended. */
+    private void runEach(Collection<ObjectBatch> batches, Step step) throws IOException {
+        List<Callable<Void>> tasks = new ArrayList<>(batches.size());
+        for (ObjectBatch batch : batches) {
             tasks.add(() -> {
-                step.run(unit);
+                step.run(batch);
                 return null;
             });
         }
@@ -105,7 +91,7 @@ final class BatchReader {
             done = executor.invokeAll(tasks);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while reading " + units.size() + " objects or parts of objects");
+            throw new InterruptedIOException("interrupted while reading " + batches.size() + " objects");
         }
         IOException failure = null;
         for (Future<Void> future : done) {
@@ -113,7 +99,7 @@ final class BatchReader {
                 future.get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while reading " + units.size() + " objects or parts of objects");
+                throw new InterruptedIOException("interrupted while reading " + batches.size() + " objects");
             } catch (ExecutionException e) {
                 IOException cause = unwrap(e);
                 if (failure == null) {
@@ -173,8 +159,6 @@ final class BatchReader {
         private final List<Integer> requestIndexes = new ArrayList<>();
         private final List<BlobObjectRef> refs = new ArrayList<>();
         private final List<BlobReadPlan> plans = new ArrayList<>();
-        /** The object opened for planning, then the others opened for parts: closed with the batch. */
-        private final List<ReadableObject> opened = Collections.synchronizedList(new ArrayList<>());
         private ReadableObject object;
 
         ObjectBatch(URI location) {
@@ -188,69 +172,29 @@ final class BatchReader {
 
         void plan() throws IOException {
             object = storage.open(location);
-            opened.add(object);
             plans.addAll(planner.plan(refs, location, object));
         }
 
-        List<ObjectPart> parts() {
+        void readInto(byte[][] results) throws IOException {
             List<ByteSpan> spans = plans.stream()
                     .map(plan -> new ByteSpan(plan.range().offset(), plan.range().length()))
                     .toList();
-            List<ReadSchedule> schedules = coalescer.schedule(spans).split(PART_BYTES);
-            List<ObjectPart> parts = new ArrayList<>();
-            for (int i = 0; i < schedules.size(); i++) {
-                parts.add(new ObjectPart(this, spans, schedules.get(i), i == 0));
-            }
-            return parts;
-        }
-
-        ReadableObject openAnother() throws IOException {
-            ReadableObject another = storage.open(location);
-            opened.add(another);
-            return another;
-        }
-
-        void close() throws IOException {
-            IOException failure = null;
-            for (ReadableObject each : opened) {
-                try {
-                    each.close();
-                } catch (IOException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
-        }
-    }
-
-    /**
-     * The reads of one part of an object's schedule, and the requests whose ranges they cover (the
-     * first part also takes the requests of empty ranges, which need no read).
-     */
-    private record ObjectPart(ObjectBatch batch, List<ByteSpan> spans, ReadSchedule schedule, boolean first) {
-
-        void readInto(byte[][] results) throws IOException {
-            ReadableObject object = first ? batch.object : batch.openAnother();
-            Map<ByteSpan, byte[]> bytes = RangeFetcher.fetch(object, schedule);
+            Map<ByteSpan, byte[]> bytes = RangeFetcher.fetch(object, coalescer.schedule(spans));
             Set<ByteSpan> handedOut = new HashSet<>();
-            for (int i = 0; i < batch.plans.size(); i++) {
+            for (int i = 0; i < plans.size(); i++) {
                 ByteSpan span = spans.get(i);
-                boolean empty = span.length() == 0;
-                if (empty ? !first : !bytes.containsKey(span)) {
-                    continue;
-                }
-                byte[] physical = empty ? new byte[0] : bytes.get(span);
+                byte[] physical = span.length() == 0 ? new byte[0] : bytes.get(span);
                 // An identical range is read once, but every request gets an array of its own.
                 if (!handedOut.add(span)) {
                     physical = physical.clone();
                 }
-                results[batch.requestIndexes.get(i)] = PayloadDecoding.decode(batch.plans.get(i), physical);
+                results[requestIndexes.get(i)] = PayloadDecoding.decode(plans.get(i), physical);
+            }
+        }
+
+        void close() throws IOException {
+            if (object != null) {
+                object.close();
             }
         }
     }
