@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Where a contender's CPU went, from async-profiler's collapsed stacks (recorded with {@code threads},
@@ -38,8 +39,6 @@ final class ProfileSummary {
 
     static final String ROLE_KAFKA_FETCH = "Kafka fetch (KafkaSource fetcher threads, consume's consumer threads)";
     static final String ROLE_TASK = "Flink task threads (operator chains)";
-    static final String ROLE_JIT = "JIT compiler threads";
-    static final String ROLE_GC = "GC threads";
     static final String ROLE_MAIN = "main thread (start-up, job submission, the contender's own work)";
     static final String ROLE_OTHER = "other threads (Kafka producers and admin, Flink runtime, MiniCluster)";
     /** {@code ConsumeContender} names its threads so. */
@@ -94,7 +93,7 @@ final class ProfileSummary {
         roles.merge(role(fullThread), count, Long::sum);
         String top = frames.isEmpty() ? "(no frames)" : frames.get(frames.size() - 1);
         selfFrames.merge(readable(top), count, Long::sum);
-        categories.merge(category(thread, top), count, Long::sum);
+        categories.merge(category(fullThread, top), count, Long::sum);
         if (top.endsWith(KERNEL_SUFFIX)) {
             kernelEntries.merge(userFrameBelowKernel(frames), count, Long::sum);
         }
@@ -130,12 +129,13 @@ final class ProfileSummary {
         return operators.length <= 2 ? name : operators[0] + " -> ... -> " + operators[operators.length - 1];
     }
 
+    /** {@link #GC}, {@link #JIT}, {@link #ROLE_KAFKA_FETCH}, {@link #ROLE_TASK}, {@link #ROLE_MAIN} or {@link #ROLE_OTHER}. */
     static String role(String thread) {
         if (GC_THREADS.stream().anyMatch(thread::startsWith)) {
-            return ROLE_GC;
+            return GC;
         }
         if (JIT_THREADS.stream().anyMatch(thread::startsWith)) {
-            return ROLE_JIT;
+            return JIT;
         }
         if (thread.startsWith(FETCHER_THREAD_PREFIX) || thread.startsWith(CONSUMER_THREAD_PREFIX)) {
             return ROLE_KAFKA_FETCH;
@@ -147,11 +147,9 @@ final class ProfileSummary {
     }
 
     private static String category(String thread, String top) {
-        if (GC_THREADS.stream().anyMatch(thread::startsWith)) {
-            return GC;
-        }
-        if (JIT_THREADS.stream().anyMatch(thread::startsWith)) {
-            return JIT;
+        String role = role(thread);
+        if (role.equals(GC) || role.equals(JIT)) {
+            return role;
         }
         if (top.endsWith(KERNEL_SUFFIX)) {
             return KERNEL;
@@ -211,8 +209,7 @@ final class ProfileSummary {
         lines.addAll(top(categories, Integer.MAX_VALUE));
         lines.add("");
         lines.add("CPU by thread role (one sample = " + SAMPLE_INTERVAL.toMillis() + " ms):");
-        roles.entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+        byCount(roles)
                 .forEach(entry -> lines.add(String.format(Locale.ROOT, "  %6.1f s %6.1f%%  %s",
                         cpu(entry.getKey()).toMillis() / 1000.0, 100.0 * entry.getValue() / samples, entry.getKey())));
         section(lines, "kernel time by the user-space frame that entered the kernel (% of all samples):", kernelEntries, limit);
@@ -230,10 +227,15 @@ final class ProfileSummary {
     }
 
     private List<String> top(Map<String, Long> counts, int limit) {
-        return counts.entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+        return byCount(counts)
                 .limit(limit)
                 .map(entry -> String.format(Locale.ROOT, "  %6.1f%%  %s", 100.0 * entry.getValue() / samples, entry.getKey()))
                 .toList();
+    }
+
+    /** Most samples first, ties by name. */
+    private static Stream<Map.Entry<String, Long>> byCount(Map<String, Long> counts) {
+        return counts.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
     }
 }

@@ -84,8 +84,8 @@ class ProfileSummaryTest {
 
         assertThat(summary.cpu(ProfileSummary.ROLE_KAFKA_FETCH)).isEqualTo(Duration.ofMillis(500));
         assertThat(summary.cpu(ProfileSummary.ROLE_TASK)).isEqualTo(Duration.ofMillis(250));
-        assertThat(summary.cpu(ProfileSummary.ROLE_JIT)).isEqualTo(Duration.ofMillis(70));
-        assertThat(summary.cpu(ProfileSummary.ROLE_GC)).isEqualTo(Duration.ofMillis(30));
+        assertThat(summary.cpu(ProfileSummary.JIT)).isEqualTo(Duration.ofMillis(70));
+        assertThat(summary.cpu(ProfileSummary.GC)).isEqualTo(Duration.ofMillis(30));
         assertThat(summary.cpu(ProfileSummary.ROLE_MAIN)).isEqualTo(Duration.ofMillis(50));
         assertThat(summary.cpu(ProfileSummary.ROLE_OTHER)).isEqualTo(Duration.ofMillis(100));
         assertThat(summary.lines(3)).contains("     0.5 s   50.0%  " + ProfileSummary.ROLE_KAFKA_FETCH);
