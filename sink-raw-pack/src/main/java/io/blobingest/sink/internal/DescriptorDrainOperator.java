@@ -39,14 +39,12 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
 
     private static final long serialVersionUID = 1L;
 
-    /** Checkpoints that must complete after the end of input before it is passed on. */
-    static final int CHECKPOINTS_TO_DRAIN = 1;
-
     private final transient MailboxExecutor mailbox;
 
     private boolean inputEnded;
+    /** The first checkpoint taken after the end of input; -1 before it is taken. */
     private long awaitedCheckpoint = -1;
-    private int drainedCheckpoints;
+    private boolean drained;
 
     private DescriptorDrainOperator(StreamOperatorParameters<T> parameters, MailboxExecutor mailbox) {
         super(parameters);
@@ -61,7 +59,7 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
     @Override
     public void endInput() throws Exception {
         inputEnded = true;
-        while (drainedCheckpoints < CHECKPOINTS_TO_DRAIN) {
+        while (!drained) {
             mailbox.yield();
         }
     }
@@ -79,8 +77,7 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
         super.notifyCheckpointComplete(checkpointId);
         // A later checkpoint completing subsumes an earlier one that was aborted.
         if (awaitedCheckpoint >= 0 && checkpointId >= awaitedCheckpoint) {
-            drainedCheckpoints++;
-            awaitedCheckpoint = -1;
+            drained = true;
         }
     }
 
