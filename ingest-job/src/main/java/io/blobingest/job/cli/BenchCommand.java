@@ -182,12 +182,11 @@ public final class BenchCommand implements Callable<Integer> {
                         + " median of %d rounds (the ways alternating) after a warm-up, page cache warm%n",
                 read.blobs(), read.packedBlobs(), read.bytes() / 1e6, read.verified(), ReadFigures.TIMED_ROUNDS);
         TextTable reads = new TextTable("read", "time ms", "I/O requests");
-        reads.add("ObjectLayer.readAll, batches (hole limit " + ObjectLayer.DEFAULT_HOLE_LIMIT / 1024 + " KiB)", millis(read.batch().time()), Long.toString(read.batch().requests()));
+        reads.add(batchesLabel(ObjectLayer.DEFAULT_HOLE_LIMIT), millis(read.batch().time()), Long.toString(read.batch().requests()));
         reads.add("ObjectLayer, one at a time", millis(read.single().time()), Long.toString(read.single().requests()));
         reads.add("raw positional reads", millis(read.raw().time()), Long.toString(read.raw().requests()));
         for (ReadFigures.HoleLimitWay wider : read.widerHoles()) {
-            reads.add("ObjectLayer.readAll, batches (hole limit " + wider.holeLimit() / 1024 + " KiB)", millis(wider.way().time()),
-                    Long.toString(wider.way().requests()));
+            reads.add(batchesLabel(wider.holeLimit()), millis(wider.way().time()), Long.toString(wider.way().requests()));
         }
         reads.print(out);
         boolean consumeTarget = outcome.workload() != BenchWorkload.SMALL;
@@ -203,6 +202,10 @@ public final class BenchCommand implements Callable<Integer> {
                 requestsTarget ? ": " + met(read.requestsSingleVsBatch() >= WorkloadOutcome.TARGET_READ_REQUESTS_RATIO) : " on small");
         out.println(outcome.resultLine());
         out.flush();
+    }
+
+    private static String batchesLabel(long holeLimit) {
+        return "ObjectLayer.readAll, batches (hole limit " + holeLimit / 1024 + " KiB)";
     }
 
     /** Where each contender's CPU went, by category: the first part of its profile summary. */
