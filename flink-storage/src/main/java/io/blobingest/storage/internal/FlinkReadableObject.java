@@ -93,13 +93,8 @@ public final class FlinkReadableObject implements ReadableObject {
             if (fileSystem.isDistributedFS() && total <= MAX_STAGING_LENGTH) {
                 readStaged(in, position, (int) total, targets);
             } else {
-                long at = position;
-                for (ScatterTarget target : targets) {
-                    if (!target.isHole()) {
-                        readRange(in, at, target.array(), target.offset(), (int) target.length());
-                    }
-                    at += target.length();
-                }
+                ScatterTarget.readEach(position, targets,
+                        (at, array, offset, length) -> readRange(in, at, array, offset, length));
             }
         } catch (IOException e) {
             throw IoErrors.withContext(

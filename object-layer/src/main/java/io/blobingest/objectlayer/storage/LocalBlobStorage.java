@@ -65,19 +65,15 @@ public final class LocalBlobStorage implements BlobStorage {
          */
         @Override
         public void readScattered(long position, List<ScatterTarget> targets) throws IOException {
-            long at = position;
-            for (ScatterTarget target : targets) {
-                if (!target.isHole()) {
-                    long end = read(at, ByteBuffer.wrap(target.array(), target.offset(), (int) target.length()));
-                    if (end < at + target.length()) {
-                        throw new EOFException(
-                                path + ": wanted " + ScatterTarget.totalLength(targets) + " bytes at offset "
-                                        + position + " (scattered into " + targets.size() + " targets), the file ends at "
-                                        + end);
-                    }
+            ScatterTarget.readEach(position, targets, (at, array, offset, length) -> {
+                long end = read(at, ByteBuffer.wrap(array, offset, length));
+                if (end < at + length) {
+                    throw new EOFException(
+                            path + ": wanted " + ScatterTarget.totalLength(targets) + " bytes at offset "
+                                    + position + " (scattered into " + targets.size() + " targets), the file ends at "
+                                    + end);
                 }
-                at += target.length();
-            }
+            });
         }
 
         /** Fills {@code target} from {@code position} on; returns where the bytes ended. */

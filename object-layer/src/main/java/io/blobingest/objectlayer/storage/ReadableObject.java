@@ -31,12 +31,6 @@ public interface ReadableObject extends Closeable {
      *     names the object and the offset
      */
     default void readScattered(long position, List<ScatterTarget> targets) throws IOException {
-        long at = position;
-        for (ScatterTarget target : targets) {
-            if (!target.isHole()) {
-                readFully(at, target.array(), target.offset(), (int) target.length());
-            }
-            at += target.length();
-        }
+        ScatterTarget.readEach(position, targets, this::readFully);
     }
 }

@@ -1,5 +1,7 @@
 package io.blobingest.objectlayer.storage;
 
+import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -76,6 +78,27 @@ public final class ScatterTarget {
             total = Math.addExact(total, target.length);
         }
         return total;
+    }
+
+    /**
+     * Reads {@code targets} from {@code position} on one array target at a time, each with its
+     * object offset, skipping the holes: the scattered read of a storage that reads target by
+     * target.
+     */
+    public static void readEach(long position, List<ScatterTarget> targets, ArrayRead read) throws IOException {
+        long at = position;
+        for (ScatterTarget target : targets) {
+            if (!target.isHole()) {
+                read.read(at, target.array(), target.offset(), (int) target.length());
+            }
+            at += target.length();
+        }
+    }
+
+    /** Reads {@code length} bytes of the object at {@code position} into {@code array[offset]}. */
+    @FunctionalInterface
+    public interface ArrayRead {
+        void read(long position, byte[] array, int offset, int length) throws IOException;
     }
 
     @Override
