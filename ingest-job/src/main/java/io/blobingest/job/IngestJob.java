@@ -7,13 +7,17 @@ import io.blobingest.job.internal.ExternalFetchSettings;
 import io.blobingest.job.internal.FetchExternalBlobsFactory;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
+import io.blobingest.lance.LanceDescriptorOutput;
+import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.BlobRecordClassifier;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
+import io.blobingest.sink.DescriptorOutput;
 import io.blobingest.sink.RawPackSink;
+import io.blobingest.sink.RawPackSinkBuilder;
 import io.blobingest.sink.RawPackSinkOptions;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -88,11 +92,14 @@ public final class IngestJob {
     static void place(DataStream<BlobRecord> records, BlobKafkaConnectors kafka, ReadableConfig config, Hooks hooks) {
         BlobRecordClassifier classifier = classifier(config);
         ExternalFetchSettings fetchSettings = ExternalFetchSettings.fromConfig(config);
-        RawPackSink sink = RawPackSink.builder()
+        RawPackSinkBuilder sinkBuilder = RawPackSink.builder()
                 .setConfiguration(config)
                 .setDescriptorSink(hooks.descriptorSink(kafka.descriptorSink()))
-                .setExternalReadRetries(fetchSettings.retries())
-                .build();
+                .setExternalReadRetries(fetchSettings.retries());
+        if (config.getOptional(LanceOutputOptions.DATASET_URI).isPresent()) {
+            sinkBuilder.addDescriptorOutput(hooks.lanceOutput(LanceDescriptorOutput.fromConfig(config)));
+        }
+        RawPackSink sink = sinkBuilder.build();
 
         SingleOutputStreamOperator<Either<PlacedBlob, ExternalFetch>> classified = records
                 .process(new ClassifyRecords(classifier), ClassifyRecords.OUTPUT_TYPE)
@@ -132,6 +139,11 @@ public final class IngestJob {
         /** May wrap the descriptor sink that receives the committed descriptors. */
         default Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
             return sink;
+        }
+
+        /** May wrap the Lance dataset output ({@code sink.lance.dataset-uri}), when there is one. */
+        default DescriptorOutput lanceOutput(DescriptorOutput output) {
+            return output;
         }
     }
 

@@ -77,10 +77,12 @@ public final class RawPackSink
 
     private final SinkSettings settings;
     private final Sink<DescriptorRow> descriptorSink;
+    private final List<DescriptorOutput> descriptorOutputs;
 
-    RawPackSink(SinkSettings settings, Sink<DescriptorRow> descriptorSink) {
+    RawPackSink(SinkSettings settings, Sink<DescriptorRow> descriptorSink, List<DescriptorOutput> descriptorOutputs) {
         this.settings = settings;
         this.descriptorSink = descriptorSink;
+        this.descriptorOutputs = List.copyOf(descriptorOutputs);
     }
 
     public static RawPackSinkBuilder builder() {
@@ -118,12 +120,12 @@ public final class RawPackSink
     }
 
     /**
-     * With a descriptor sink and checkpointing, the end of input is held back until the last blob
-     * set's descriptors are delivered ({@link DescriptorDrainOperator}).
+     * With a descriptor sink or output and checkpointing, the end of input is held back until the
+     * last blob set's descriptors are delivered ({@link DescriptorDrainOperator}).
      */
     @Override
     public DataStream<PlacedBlob> addPreWriteTopology(DataStream<PlacedBlob> input) {
-        if (descriptorSink == null || !input.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled()) {
+        if (!emitsDescriptors() || !input.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled()) {
             return input;
         }
         return input.transform("Drain descriptors at end of input", input.getType(), new DescriptorDrainOperator.Factory<>())
@@ -132,15 +134,25 @@ public final class RawPackSink
 
     @Override
     public void addPostCommitTopology(DataStream<CommittableMessage<BlobSetCommittable>> committed) {
-        if (descriptorSink == null) {
+        if (!emitsDescriptors()) {
             return;
         }
-        committed
+        DataStream<DescriptorRow> rows = committed
                 .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class), new CommittedDescriptorEmitter())
-                .uid("descriptor-emitter")
-                .sinkTo(descriptorSink)
-                .name("Descriptor sink")
-                .uid("descriptor-sink");
+                .uid("descriptor-emitter");
+        for (DescriptorOutput output : descriptorOutputs) {
+            output.attach(rows);
+        }
+        // Last: Flink 2.2 expands a sink nested in a post-commit topology while iterating over the
+        // outer expansion's transformations, and fails with a ConcurrentModificationException
+        // unless the nested sink is the last of them (SinkTransformationTranslator.SinkExpander).
+        if (descriptorSink != null) {
+            rows.sinkTo(descriptorSink).name("Descriptor sink").uid("descriptor-sink");
+        }
+    }
+
+    private boolean emitsDescriptors() {
+        return descriptorSink != null || !descriptorOutputs.isEmpty();
     }
 
     private RecoverableWriter recoverableWriter() throws IOException {

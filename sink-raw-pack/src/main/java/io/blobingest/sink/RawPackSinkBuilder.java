@@ -4,6 +4,7 @@ import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.internal.SinkSettings;
 import io.blobingest.storage.RetryPolicy;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -42,6 +43,7 @@ public final class RawPackSinkBuilder {
 
     private final Configuration options = new Configuration();
     private Sink<DescriptorRow> descriptorSink;
+    private final List<DescriptorOutput> descriptorOutputs = new ArrayList<>();
     private RetryPolicy externalReadRetries = DEFAULT_EXTERNAL_READ_RETRIES;
 
     RawPackSinkBuilder() {}
@@ -95,6 +97,15 @@ public final class RawPackSinkBuilder {
     }
 
     /**
+     * Adds an output of committed descriptors beside the descriptor sink (a Lance dataset, say); it
+     * sees the same rows, with the same guarantee that their bytes are committed first.
+     */
+    public RawPackSinkBuilder addDescriptorOutput(DescriptorOutput output) {
+        descriptorOutputs.add(Objects.requireNonNull(output, "output"));
+        return this;
+    }
+
+    /**
      * How the copy of a Dedicated blob from its external object ({@code PlacedBlob#source()}) is
      * retried after a transient read failure: each try starts over in a fresh in-progress file.
      * Default: {@link #DEFAULT_EXTERNAL_READ_RETRIES}.
@@ -113,7 +124,7 @@ public final class RawPackSinkBuilder {
                 options.get(RawPackSinkOptions.ROLL_INTERVAL),
                 options.get(RawPackSinkOptions.CREATED_BY),
                 externalReadRetries);
-        return new RawPackSink(settings, descriptorSink);
+        return new RawPackSink(settings, descriptorSink, descriptorOutputs);
     }
 
     private void sanityCheck() {
