@@ -11,6 +11,7 @@ import io.blobingest.sink.DescriptorOutput;
 import io.blobingest.sink.Failures;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
+import io.blobingest.storage.testing.S3ServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,18 +44,21 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.lance.BlobFile;
 import org.lance.Dataset;
+import org.lance.ReadOptions;
 import org.lance.Version;
 
 /**
  * The real job on a real broker with the Lance output ({@code sink.lance.dataset-uri}) and one
- * injected failure; the restart restores the Lance committer with the pending commit of a
- * checkpoint whose transaction it had already committed. Afterwards the dataset is read with
+ * injected failure, on local disk and on the S3 server; after {@code AFTER_LANCE_COMMIT} the
+ * restart restores the Lance committer with the pending commit of a checkpoint whose transaction it
+ * had already committed. Afterwards the dataset is read with
  * Lance's Java SDK alone: one row per input, every blob through {@code takeBlobs} byte-exact and
  * crc32c equal, and the dataset's files hold no more than the Inline bytes (the rest is referenced
  * in the Raw Packs and Dedicated sidecars).
@@ -69,6 +73,9 @@ class LanceOutputITCase {
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+    @RegisterExtension
+    static final S3ServerExtension S3 = new S3ServerExtension("blob-ingest-lance");
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(
@@ -102,7 +109,7 @@ class LanceOutputITCase {
         KAFKA.createTopic(deadLetterTopic, 1);
         Path base = dir.resolve("base");
         Path dataset = dir.resolve("robots.lance");
-        Configuration config = jobConfiguration(runId, descriptorTopic, deadLetterTopic, base, dataset);
+        Configuration config = jobConfiguration(runId, descriptorTopic, deadLetterTopic, base.toUri().toString(), dataset.toString());
         if (failure == Failure.MID_PACK_WRITE) {
             Failures.arm(runId, Failures.Point.MID_PACK_WRITE);
         }
@@ -118,7 +125,7 @@ class LanceOutputITCase {
                     .as("the injected failure struck after a Lance commit").isPresent();
         }
         assertThat(FailOncePassThrough.restoredSubtasks(runId)).as("subtasks restored from a checkpoint").isPositive();
-        assertEveryInputOnceAndByteExact(dataset.toString());
+        assertEveryInputOnceAndByteExact(dataset.toString(), Map.of());
         assertEachCheckpointCommittedOnce(dataset.toString());
         long inlineBytes = LongStream.range(0, WORKLOAD.count())
                 .map(i -> WORKLOAD.size((int) i))
@@ -129,9 +136,43 @@ class LanceOutputITCase {
                 .isLessThan(inlineBytes + 4 * TestWorkload.MIB);
     }
 
+    /**
+     * The same on the S3 server: the blob base and the dataset both on s3://, Lance reaching them
+     * with the storage options derived from the {@code s3.*} options, a failure mid pack write.
+     */
+    @Test
+    void onS3EveryInputIsOneLanceRowWhoseBlobLanceReadsBackByteExactAfterAFailure(@TempDir Path dir) throws Exception {
+        String runId = UUID.randomUUID().toString();
+        String descriptorTopic = "descriptors-" + runId;
+        String deadLetterTopic = "dead-letters-" + runId;
+        KAFKA.createTopic(descriptorTopic, 1);
+        KAFKA.createTopic(deadLetterTopic, 1);
+        S3.initializeFlinkFileSystems();
+        String dataset = S3.uri(runId + "/robots.lance").toString();
+        Configuration config = jobConfiguration(runId, descriptorTopic, deadLetterTopic, S3.uri(runId + "/base").toString(), dataset);
+        config.addAll(S3.flinkConfiguration());
+        Failures.arm(runId, Failures.Point.MID_PACK_WRITE);
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        IngestJob.build(env, config, new InjectedFailure(runId, Failure.MID_PACK_WRITE, dataset));
+        env.execute("lance output on S3");
+
+        assertThat(Failures.fired(runId, Failures.Point.MID_PACK_WRITE)).as("the injected failure struck").isTrue();
+        Map<String, String> storageOptions = Map.of(
+                "aws_endpoint", S3.endpoint().toString(),
+                "allow_http", "true",
+                "aws_access_key_id", S3ServerExtension.ACCESS_KEY,
+                "aws_secret_access_key", S3ServerExtension.SECRET_KEY,
+                "aws_virtual_hosted_style_request", "false");
+        assertEveryInputOnceAndByteExact(dataset, storageOptions);
+        assertThat(S3.objectKeys(runId + "/robots.lance/"))
+                .as("no sidecar was copied into the dataset").noneMatch(key -> key.endsWith(".blob"));
+    }
+
     /** Reads the dataset through Lance's Java SDK only. */
-    private static void assertEveryInputOnceAndByteExact(String uri) throws Exception {
-        try (BufferAllocator allocator = new RootAllocator(); Dataset dataset = Dataset.open(uri, allocator)) {
+    private static void assertEveryInputOnceAndByteExact(String uri, Map<String, String> storageOptions) throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+                Dataset dataset = Dataset.open(allocator, uri, new ReadOptions.Builder().setStorageOptions(storageOptions).build())) {
             assertThat(dataset.countRows()).as("rows").isEqualTo(WORKLOAD.count());
             List<Long> indices = LongStream.range(0, WORKLOAD.count()).boxed().toList();
             Map<Integer, Long> crcBySeq = new HashMap<>();
@@ -218,7 +259,7 @@ class LanceOutputITCase {
     }
 
     private static Configuration jobConfiguration(
-            String runId, String descriptorTopic, String deadLetterTopic, Path base, Path dataset) {
+            String runId, String descriptorTopic, String deadLetterTopic, String base, String dataset) {
         Configuration config = new Configuration();
         config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
         config.set(BlobKafkaOptions.INPUT_TOPIC, INPUT_TOPIC);
@@ -226,10 +267,10 @@ class LanceOutputITCase {
         config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, deadLetterTopic);
         config.set(BlobKafkaOptions.GROUP_ID, "lance-" + runId);
         config.set(BlobKafkaOptions.BOUNDED, true);
-        config.set(RawPackSinkOptions.BASE_PATH, base.toUri().toString());
+        config.set(RawPackSinkOptions.BASE_PATH, base);
         config.set(RawPackSinkOptions.ROLL_POLICY, RollPolicy.ON_CHECKPOINT);
         config.set(RawPackSinkOptions.PACK_TARGET_SIZE, MemorySize.ofMebiBytes(6));
-        config.set(LanceOutputOptions.DATASET_URI, dataset.toString());
+        config.set(LanceOutputOptions.DATASET_URI, dataset);
         config.set(CoreOptions.DEFAULT_PARALLELISM, PARTITIONS);
         config.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(200));
