@@ -12,6 +12,7 @@ import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
+import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
 import java.net.URI;
@@ -95,6 +96,12 @@ final class PipelineOutput {
      * Object Layer with the input's crc32c, and carries the input's key and headers.
      */
     void assertExactlyOnceAndByteExact(TestWorkload workload, Set<Integer> placed) throws IOException {
+        assertExactlyOnceAndByteExact(workload, placed, PlacementPolicy.lanceDefaults());
+    }
+
+    /** As {@link #assertExactlyOnceAndByteExact(TestWorkload, Set)}, for a run that placed by {@code policy}. */
+    void assertExactlyOnceAndByteExact(TestWorkload workload, Set<Integer> placed, PlacementPolicy policy)
+            throws IOException {
         assertExactlyOnce(descriptors, placed, "descriptor topic");
         assertExactlyOnce(manifestRows, placed, "manifests");
         Map<Integer, DescriptorRow> byIndex = new HashMap<>();
@@ -121,7 +128,8 @@ final class PipelineOutput {
                             .usingElementComparator((a, b) -> a.name().equals(b.name())
                                     && java.util.Arrays.equals(a.value(), b.value()) ? 0 : 1)
                             .containsExactlyElementsOf(attributes(workload.headers(index)));
-                    assertThat(row.blob().kind()).as("kind of input %d", index).isEqualTo(expectedKind(expected.length));
+                    assertThat(row.blob().kind()).as("kind of input %d", index)
+                            .isEqualTo(BlobKind.valueOf(policy.place(expected.length).name()));
                 }
             }
         }

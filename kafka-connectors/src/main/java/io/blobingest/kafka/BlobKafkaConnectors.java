@@ -26,6 +26,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * Builds the job's Kafka source and its two exactly-once sinks from one Flink configuration
@@ -142,15 +143,36 @@ public final class BlobKafkaConnectors {
     }
 
     /**
+     * The largest descriptor record the descriptor sinks' producers send ({@code max.request.size}
+     * and {@code buffer.memory} of {@link BlobKafkaOptions#CLIENT_PROPERTIES}, else Kafka's
+     * defaults): a blob whose descriptor would not fit must be dead-lettered before it is placed.
+     */
+    public DescriptorRecordLimit descriptorRecordLimit() {
+        return DescriptorRecordLimit.of(clientProperties);
+    }
+
+    /**
      * Exactly one record per refused input record, committed with the same checkpoints. Its producer
      * takes records as large as {@link BlobKafkaOptions#DEAD_LETTER_MAX_RECORD_SIZE}: a refused
-     * record is its input copied whole, and one that does not fit would fail the job.
+     * record is its input copied whole, and one that does not fit would fail the job. Kafka's
+     * producer also refuses a record larger than its {@code buffer.memory} (32 MiB by default), so
+     * that is raised to the same size where it is smaller; the pool grows on demand, nothing is
+     * allocated up front.
      */
     public KafkaSink<DeadLetter> deadLetterSink() {
+        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix(),
+                deadLetterProducerProperties());
+    }
+
+    /** What the dead-letter producer sets beyond {@link BlobKafkaOptions#CLIENT_PROPERTIES}. */
+    Properties deadLetterProducerProperties() {
         Properties producer = new Properties();
         producer.setProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(deadLetterMaxRecordBytes));
-        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix(),
-                producer);
+        long bufferMemory = (Long) ClientProperties.producerSetting(
+                clientProperties, ProducerConfig.BUFFER_MEMORY_CONFIG, ConfigDef.Type.LONG);
+        producer.setProperty(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(Math.max(bufferMemory,
+                deadLetterMaxRecordBytes)));
+        return producer;
     }
 
     /**
