@@ -48,6 +48,14 @@ public final class BlobKafkaOptions {
                     + "kafka.broker-transaction-max-timeout and must exceed execution.checkpointing.interval + "
                     + "kafka.transaction-restart-allowance.");
 
+    public static final ConfigOption<Duration> RUNNING_JOB_CHECK = ConfigOptions.key("kafka.running-job-check")
+            .durationType()
+            .noDefaultValue()
+            .withDescription("How long a start watches the sinks' transactional ids for another job that uses "
+                    + "them (same kafka.transactional-id-prefix) and refuses to start if one does; only when "
+                    + "ids with the prefix exist. 0 s skips the check. Default: twice "
+                    + "execution.checkpointing.interval.");
+
     public static final ConfigOption<Duration> BROKER_TRANSACTION_MAX_TIMEOUT =
             ConfigOptions.key("kafka.broker-transaction-max-timeout")
                     .durationType()
