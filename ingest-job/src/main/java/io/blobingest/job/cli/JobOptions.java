@@ -142,7 +142,6 @@ final class JobOptions {
         if (!config.contains(BlobKafkaOptions.GROUP_ID) && config.contains(BlobKafkaOptions.INPUT_TOPIC)) {
             config.set(BlobKafkaOptions.GROUP_ID, groupIdPrefix + config.get(BlobKafkaOptions.INPUT_TOPIC));
         }
-        chooseStart(config);
         return config;
     }
 
@@ -211,9 +210,11 @@ final class JobOptions {
      * from the group's offsets, and an unbounded run needs a checkpoint directory or {@code --fresh}.
      * A restore path already given ({@code execution.state-recovery.path}, {@code flink run -s}) is
      * left as it is. The checkpoint directory is the job's own or, under {@code flink run}, the
-     * cluster's.
+     * cluster's. Called by each command on its finished configuration.
+     *
+     * @param bounded whether the job ends by itself
      */
-    private void chooseStart(Configuration config) {
+    void chooseStart(Configuration config, boolean bounded) {
         if (resume && fresh) {
             throw new ParameterException(spec.commandLine(), "--resume and --fresh exclude each other");
         }
@@ -238,7 +239,7 @@ final class JobOptions {
                         "--resume needs --checkpoint-dir (or " + CheckpointingOptions.CHECKPOINTS_DIRECTORY.key()
                                 + ")");
             }
-            if (!config.get(BlobKafkaOptions.BOUNDED)) {
+            if (!bounded) {
                 throw new ParameterException(spec.commandLine(), "an unbounded run needs --checkpoint-dir (or "
                         + CheckpointingOptions.CHECKPOINTS_DIRECTORY.key() + "): after a crash only a retained"
                         + " checkpoint delivers the descriptors of the blob sets committed last, a start from the"
