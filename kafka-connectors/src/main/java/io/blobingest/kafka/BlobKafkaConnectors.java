@@ -123,7 +123,10 @@ public final class BlobKafkaConnectors {
     /**
      * The input topic, read {@code read_committed} from the group's committed offsets (earliest when
      * it has none) unless a checkpoint says otherwise; bounded mode stops at the offsets that are the
-     * latest when the job starts, also when it restores a checkpoint of an unbounded run.
+     * latest when the job starts, also when it restores a checkpoint of an unbounded run. The group's
+     * offsets are committed with the checkpoint that commits a blob set, one checkpoint before its
+     * descriptors, so they are no restart point: {@code run} restores a retained checkpoint when
+     * there is one, and starts here only the first time or with {@code --fresh}.
      */
     @SuppressWarnings("deprecation") // the connector's committedOffsets still takes OffsetResetStrategy
     public Source<BlobRecord, KafkaPartitionSplit, KafkaSourceEnumState> source() {

@@ -33,7 +33,8 @@ public final class BlobKafkaOptions {
             .stringType()
             .noDefaultValue()
             .withDescription("Consumer group of the input topic; offsets are committed to it on checkpoints "
-                    + "and a job started without a checkpoint resumes from them (earliest if none).");
+                    + "(for lag monitoring) and a job started without a checkpoint (a first start, run --fresh) "
+                    + "begins at them (earliest if none). Also the default transactional id prefix.");
 
     public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX = ConfigOptions.key("kafka.transactional-id-prefix")
             .stringType()
