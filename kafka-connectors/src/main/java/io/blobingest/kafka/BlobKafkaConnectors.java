@@ -2,13 +2,16 @@ package io.blobingest.kafka;
 
 import io.blobingest.kafka.internal.BoundedKafkaSource;
 import io.blobingest.kafka.internal.ClientProperties;
+import io.blobingest.kafka.internal.TransactionActivity;
 import io.blobingest.kafka.internal.TransactionTimeouts;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
@@ -22,6 +25,7 @@ import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.KafkaSourceEnumState;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
@@ -52,6 +56,7 @@ public final class BlobKafkaConnectors {
     private final boolean bounded;
     private final long deadLetterMaxRecordBytes;
     private final Properties clientProperties;
+    private final Duration runningJobCheck;
 
     private BlobKafkaConnectors(ReadableConfig config, boolean readsInputTopic) {
         bootstrapServers = required(config, BlobKafkaOptions.BOOTSTRAP_SERVERS);
@@ -90,6 +95,14 @@ public final class BlobKafkaConnectors {
                     + " must be below 2 GiB, found " + config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE));
         }
         clientProperties = ClientProperties.of(config.get(BlobKafkaOptions.CLIENT_PROPERTIES));
+        runningJobCheck = config.getOptional(BlobKafkaOptions.RUNNING_JOB_CHECK)
+                .orElseGet(() -> config.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL)
+                        .orElse(Duration.ofSeconds(10))
+                        .multipliedBy(2));
+        if (runningJobCheck.isNegative()) {
+            throw new IllegalConfigurationException(BlobKafkaOptions.RUNNING_JOB_CHECK.key()
+                    + " must not be negative, found " + runningJobCheck);
+        }
     }
 
     /** @throws IllegalConfigurationException naming the first option that is missing or wrong */
@@ -111,7 +124,10 @@ public final class BlobKafkaConnectors {
     /**
      * The input topic, read {@code read_committed} from the group's committed offsets (earliest when
      * it has none) unless a checkpoint says otherwise; bounded mode stops at the offsets that are the
-     * latest when the job starts, also when it restores a checkpoint of an unbounded run.
+     * latest when the job starts, also when it restores a checkpoint of an unbounded run. The group's
+     * offsets are committed with the checkpoint that commits a blob set, one checkpoint before its
+     * descriptors, so they are no restart point: {@code run} restores a retained checkpoint when
+     * there is one, and starts here only the first time or with {@code --fresh}.
      */
     @SuppressWarnings("deprecation") // the connector's committedOffsets still takes OffsetResetStrategy
     public Source<BlobRecord, KafkaPartitionSplit, KafkaSourceEnumState> source() {
@@ -183,6 +199,44 @@ public final class BlobKafkaConnectors {
     public KafkaSink<DescriptorRow> passedThroughDescriptorSink() {
         return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), passedThroughTransactionalIdPrefix(),
                 new Properties());
+    }
+
+    /**
+     * Looks for another job using this job's transactional ids now: two jobs with one prefix fence
+     * each other's transactions (each start aborts the other's, each commit may find its producer
+     * fenced). Lists the ids with the sinks' prefixes twice, {@code kafka.running-job-check} apart,
+     * and reports what changed in a way only a running producer changes it ({@link
+     * TransactionActivity}). Returns at once when no id with the prefixes exists (a first start) or
+     * the check is off; a crashed job's ids show no sign of life, so its restart is not refused.
+     *
+     * @return a description of the other job's activity, naming the prefix and the changed ids
+     */
+    public Optional<String> runningJobOnTheTransactionalIds() throws InterruptedException, ExecutionException {
+        if (runningJobCheck.isZero()) {
+            return Optional.empty();
+        }
+        List<String> prefixes = List.of(descriptorTransactionalIdPrefix(), deadLetterTransactionalIdPrefix(),
+                passedThroughTransactionalIdPrefix());
+        Properties adminProperties = new Properties();
+        adminProperties.putAll(clientProperties);
+        adminProperties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (Admin admin = Admin.create(adminProperties)) {
+            TransactionActivity before = TransactionActivity.of(admin.listTransactions().all().get(), prefixes);
+            if (before.isEmpty()) {
+                return Optional.empty();
+            }
+            Thread.sleep(runningJobCheck.toMillis());
+            TransactionActivity after = TransactionActivity.of(admin.listTransactions().all().get(), prefixes);
+            List<String> signs = after.signsOfLifeSince(before);
+            if (signs.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of("another job is using the transactional id prefix '" + transactionalIdPrefix
+                    + "' (kafka.transactional-id-prefix, by default kafka.group-id"
+                    + (groupId == null ? "" : " '" + groupId + "'") + "): within " + runningJobCheck
+                    + " its transactions moved (" + String.join(", ", signs.subList(0, Math.min(4, signs.size())))
+                    + (signs.size() > 4 ? ", ..." : "") + ")");
+        }
     }
 
     /** The prefix the descriptor sink's transactional ids start with. */

@@ -33,7 +33,8 @@ public final class BlobKafkaOptions {
             .stringType()
             .noDefaultValue()
             .withDescription("Consumer group of the input topic; offsets are committed to it on checkpoints "
-                    + "and a job started without a checkpoint resumes from them (earliest if none).");
+                    + "(for lag monitoring) and a job started without a checkpoint (a first start, run --fresh) "
+                    + "begins at them (earliest if none). Also the default transactional id prefix.");
 
     public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX = ConfigOptions.key("kafka.transactional-id-prefix")
             .stringType()
@@ -47,6 +48,14 @@ public final class BlobKafkaOptions {
             .withDescription("transaction.timeout.ms of the sinks. Must not exceed "
                     + "kafka.broker-transaction-max-timeout and must exceed execution.checkpointing.interval + "
                     + "kafka.transaction-restart-allowance.");
+
+    public static final ConfigOption<Duration> RUNNING_JOB_CHECK = ConfigOptions.key("kafka.running-job-check")
+            .durationType()
+            .noDefaultValue()
+            .withDescription("How long a start watches the sinks' transactional ids for another job that uses "
+                    + "them (same kafka.transactional-id-prefix) and refuses to start if one does; only when "
+                    + "ids with the prefix exist. 0 s skips the check. Default: twice "
+                    + "execution.checkpointing.interval.");
 
     public static final ConfigOption<Duration> BROKER_TRANSACTION_MAX_TIMEOUT =
             ConfigOptions.key("kafka.broker-transaction-max-timeout")
