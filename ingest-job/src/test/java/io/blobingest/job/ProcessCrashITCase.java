@@ -84,18 +84,10 @@ class ProcessCrashITCase {
             assertThat(verify.exitCode()).as(verify.output()).isZero();
             assertThat(verify.output()).contains(" 0 faults");
         } catch (AssertionError | Exception e) {
-            for (ChildProcess child : new ChildProcess[] {first, second}) {
-                if (child != null) {
-                    System.out.println("---- output of " + child.log() + " ----\n" + child.output());
-                }
-            }
+            ChildProcess.printOutputs(first, second);
             throw e;
         } finally {
-            for (ChildProcess child : new ChildProcess[] {first, second}) {
-                if (child != null) {
-                    child.destroy();
-                }
-            }
+            ChildProcess.destroyAll(first, second);
         }
     }
 
@@ -112,7 +104,7 @@ class ProcessCrashITCase {
     }
 
     /** The launcher in a child JVM (it {@code exec}s java, so the process is the JVM), output in {@code log}. */
-    private record ChildProcess(Process process, Path log) {
+    record ChildProcess(Process process, Path log) {
 
         static ChildProcess start(List<String> args, Path log) throws IOException {
             List<String> command = new ArrayList<>();
@@ -148,6 +140,24 @@ class ProcessCrashITCase {
             if (process.isAlive()) {
                 process.destroyForcibly();
                 process.waitFor(1, TimeUnit.MINUTES);
+            }
+        }
+
+        /** Prints the output of each child that was started (null: not started), for a failed test. */
+        static void printOutputs(ChildProcess... children) {
+            for (ChildProcess child : children) {
+                if (child != null) {
+                    System.out.println("---- output of " + child.log() + " ----\n" + child.output());
+                }
+            }
+        }
+
+        /** Destroys each child that was started and is still alive. */
+        static void destroyAll(ChildProcess... children) throws InterruptedException {
+            for (ChildProcess child : children) {
+                if (child != null) {
+                    child.destroy();
+                }
             }
         }
 
