@@ -61,10 +61,13 @@ final class SmallDisk implements AutoCloseable {
         return Files.deleteIfExists(ballast);
     }
 
-    /** Unmounts the file system; what it held is gone. */
+    /**
+     * Unmounts the file system; what it held is gone. Lazily: a stream a task left open must not
+     * fail the test, the kernel detaches the mount at once and frees it when the last file closes.
+     */
     @Override
     public void close() throws IOException, InterruptedException {
-        int exit = run(List.of("umount", directory.toString()));
+        int exit = run(List.of("umount", "--lazy", directory.toString()));
         if (exit != 0) {
             throw new IOException("umount " + directory + " exited with " + exit);
         }
