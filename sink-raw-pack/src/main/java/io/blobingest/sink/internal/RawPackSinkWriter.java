@@ -137,12 +137,26 @@ public final class RawPackSinkWriter
         return current == null ? List.of() : List.of(current.snapshot());
     }
 
+    /**
+     * Abandons the open blob set, if any: it was never committed, and a restore replays its blobs.
+     * Flink 2.2 closes a failed task's operators inside its failure handler, where any exception is
+     * fatal to the whole TaskManager ("FATAL - exception in exception handler", {@code
+     * Task.doRun}); releasing the open pack's stream can fail there for the very reason the task
+     * failed (on a full disk, Flink's S3 stream fails its close flushing its buffer). That failure
+     * is logged, not thrown: nothing committed depends on the stream, and its in-progress file stays
+     * hidden for {@code gc}.
+     */
     @Override
-    public void close() throws IOException {
+    public void close() {
         if (current != null) {
             OpenBlobSet abandoned = current;
             current = null;
-            abandoned.close();
+            try {
+                abandoned.close();
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Could not release the open pack of abandoned blob set {} (never committed; its blobs are"
+                        + " replayed from the last checkpoint, its in-progress file stays hidden)", abandoned.name(), e);
+            }
         }
     }
 

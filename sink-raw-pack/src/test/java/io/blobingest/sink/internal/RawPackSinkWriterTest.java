@@ -3,6 +3,7 @@ package io.blobingest.sink.internal;
 import static io.blobingest.sink.internal.WriterHarness.commit;
 import static io.blobingest.sink.internal.WriterHarness.write;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.DescriptorRow;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -249,6 +251,24 @@ class RawPackSinkWriterTest {
         assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
         assertThat(StoredBlobs.hiddenFiles(base)).hasSize(4)
                 .allSatisfy(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
+    }
+
+    /**
+     * Flink 2.2 closes a failed task's operators inside its failure handler, where an exception is
+     * fatal to the TaskManager; releasing the open pack fails there for the reason the task failed
+     * (a full disk makes Flink's S3 stream fail its close).
+     */
+    @Test
+    void abandonedWriterClosesWithoutThrowingWhenReleasingItsOpenPackFails() throws IOException {
+        WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        RawPackSinkWriter writer = new RawPackSinkWriter(harness.settings, new FullDiskOnClose(harness.fs), 0,
+                harness.clock, UnregisteredMetricsGroup.createSinkWriterMetricGroup(), List.of());
+        writer.write(blob(0, Placement.PACKED, 1000), null);
+
+        assertThatCode(writer::close).as("closing the abandoned writer").doesNotThrowAnyException();
+        assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
+        assertThat(StoredBlobs.hiddenFiles(base)).singleElement()
+                .satisfies(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
     }
 
     private static PlacedBlob blob(long offset, Placement placement, int size) {
