@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.configuration.ReadableConfig;
@@ -77,11 +76,7 @@ public final class BlobKafkaConnectors {
                     + inputTopic + ", " + descriptorTopic + ", " + deadLetterTopic);
         }
         transactionTimeout = config.get(BlobKafkaOptions.TRANSACTION_TIMEOUT);
-        TransactionTimeouts.validate(
-                transactionTimeout,
-                config.get(BlobKafkaOptions.BROKER_TRANSACTION_MAX_TIMEOUT),
-                config.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL),
-                config.get(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE));
+        TransactionTimeouts.validate(config);
         bounded = config.get(BlobKafkaOptions.BOUNDED);
         deadLetterMaxRecordBytes = config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE).getBytes();
         if (deadLetterMaxRecordBytes > Integer.MAX_VALUE) {
