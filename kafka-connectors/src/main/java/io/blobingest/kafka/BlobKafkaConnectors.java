@@ -122,10 +122,7 @@ public final class BlobKafkaConnectors {
                 .setProperties(clientProperties);
         if (bounded) {
             builder.setBounded(OffsetsInitializer.latest());
-            Properties adminProperties = new Properties();
-            adminProperties.putAll(clientProperties);
-            adminProperties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-            return new BoundedKafkaSource<>(builder.build(), List.of(inputTopic), adminProperties);
+            return new BoundedKafkaSource<>(builder.build(), List.of(inputTopic), adminProperties());
         }
         return builder.build();
     }
@@ -156,6 +153,14 @@ public final class BlobKafkaConnectors {
     public KafkaSink<DescriptorRow> passedThroughDescriptorSink() {
         return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), passedThroughTransactionalIdPrefix(),
                 new Properties());
+    }
+
+    /** Properties of an admin client of the job's cluster: the bootstrap servers and {@code kafka.properties}. */
+    public Properties adminProperties() {
+        Properties adminProperties = new Properties();
+        adminProperties.putAll(clientProperties);
+        adminProperties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return adminProperties;
     }
 
     /** The prefix the descriptor sink's transactional ids start with. */

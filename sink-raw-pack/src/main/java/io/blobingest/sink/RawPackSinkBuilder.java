@@ -42,6 +42,7 @@ public final class RawPackSinkBuilder {
 
     private final Configuration options = new Configuration();
     private Sink<DescriptorRow> descriptorSink;
+    private DescriptorDeliveryCheck deliveryCheck;
     private RetryPolicy externalReadRetries = DEFAULT_EXTERNAL_READ_RETRIES;
 
     RawPackSinkBuilder() {}
@@ -91,6 +92,19 @@ public final class RawPackSinkBuilder {
      */
     public RawPackSinkBuilder setDescriptorSink(Sink<DescriptorRow> descriptorSink) {
         this.descriptorSink = Objects.requireNonNull(descriptorSink, "descriptorSink");
+        this.deliveryCheck = null;
+        return this;
+    }
+
+    /**
+     * The same, for a descriptor sink whose transaction for an epoch may be aborted after the epoch's
+     * checkpoint completed (Kafka: past its transaction timeout, or fenced): {@code deliveryCheck}
+     * tells, per epoch, whether it was committed, and the sets of an aborted epoch are emitted again
+     * rather than lost. See {@code docs/exactly-once.md}.
+     */
+    public RawPackSinkBuilder setDescriptorSink(Sink<DescriptorRow> descriptorSink, DescriptorDeliveryCheck deliveryCheck) {
+        this.descriptorSink = Objects.requireNonNull(descriptorSink, "descriptorSink");
+        this.deliveryCheck = Objects.requireNonNull(deliveryCheck, "deliveryCheck");
         return this;
     }
 
@@ -113,7 +127,7 @@ public final class RawPackSinkBuilder {
                 options.get(RawPackSinkOptions.ROLL_INTERVAL),
                 options.get(RawPackSinkOptions.CREATED_BY),
                 externalReadRetries);
-        return new RawPackSink(settings, descriptorSink);
+        return new RawPackSink(settings, descriptorSink, deliveryCheck);
     }
 
     private void sanityCheck() {
