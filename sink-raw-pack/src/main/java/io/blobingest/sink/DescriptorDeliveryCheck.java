@@ -30,6 +30,13 @@ public interface DescriptorDeliveryCheck extends Serializable {
         OPEN
     }
 
+    /**
+     * The descriptor sink's name for this job: the same across all its restores, different from any
+     * other job's that may write under the same base (Kafka: the transactional id prefix). The sink
+     * keeps its delivery markers under it (see {@code docs/exactly-once.md}).
+     */
+    String lineage();
+
     /** A connection for one subtask, closed with the emitter. */
     Session open() throws IOException;
 

@@ -138,7 +138,7 @@ public final class RawPackSink
             return;
         }
         committed
-                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class), new CommittedDescriptorEmitter(deliveryCheck))
+                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class), new CommittedDescriptorEmitter(settings, deliveryCheck))
                 .uid("descriptor-emitter")
                 .sinkTo(descriptorSink)
                 .name("Descriptor sink")

@@ -35,7 +35,8 @@ public final class RawPackSinkBuilder {
             RawPackSinkOptions.PACK_TARGET_SIZE,
             RawPackSinkOptions.ROLL_POLICY,
             RawPackSinkOptions.ROLL_INTERVAL,
-            RawPackSinkOptions.CREATED_BY);
+            RawPackSinkOptions.CREATED_BY,
+            RawPackSinkOptions.ALLOW_OLDER_RESTORE);
 
     /** Three tries, one second apart and then two. */
     public static final RetryPolicy DEFAULT_EXTERNAL_READ_RETRIES = new RetryPolicy(3, Duration.ofSeconds(1));
@@ -76,6 +77,12 @@ public final class RawPackSinkBuilder {
     /** {@link RawPackSinkOptions#ROLL_INTERVAL}; used by {@link RollPolicy#SIZE_OR_TIME}. */
     public RawPackSinkBuilder setRollInterval(Duration interval) {
         options.set(RawPackSinkOptions.ROLL_INTERVAL, Objects.requireNonNull(interval, "interval"));
+        return this;
+    }
+
+    /** {@link RawPackSinkOptions#ALLOW_OLDER_RESTORE}. */
+    public RawPackSinkBuilder setAllowOlderRestore(boolean allow) {
+        options.set(RawPackSinkOptions.ALLOW_OLDER_RESTORE, allow);
         return this;
     }
 
@@ -126,7 +133,8 @@ public final class RawPackSinkBuilder {
                 options.get(RawPackSinkOptions.ROLL_POLICY),
                 options.get(RawPackSinkOptions.ROLL_INTERVAL),
                 options.get(RawPackSinkOptions.CREATED_BY),
-                externalReadRetries);
+                externalReadRetries,
+                options.get(RawPackSinkOptions.ALLOW_OLDER_RESTORE));
         return new RawPackSink(settings, descriptorSink, deliveryCheck);
     }
 

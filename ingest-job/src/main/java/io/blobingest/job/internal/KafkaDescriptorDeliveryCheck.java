@@ -56,6 +56,12 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
         return TransactionalIdFactory.buildTransactionalId(transactionalIdPrefix, subtask, epoch);
     }
 
+    /** The descriptor sink's transactional id prefix: unique per job and stable across its restores. */
+    @Override
+    public String lineage() {
+        return transactionalIdPrefix;
+    }
+
     @Override
     public Session open() {
         Admin admin = Admin.create(adminProperties);

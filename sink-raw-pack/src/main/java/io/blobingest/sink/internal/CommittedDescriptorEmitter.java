@@ -2,14 +2,17 @@ package io.blobingest.sink.internal;
 
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.DescriptorDeliveryCheck;
+import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.OptionalLong;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -63,6 +66,8 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
 
     /** Null: no check, nothing kept (a descriptor sink that cannot lose a committed epoch). */
     private final DescriptorDeliveryCheck deliveryCheck;
+    private final String basePath;
+    private final boolean allowOlderRestore;
 
     private transient StreamRecord<DescriptorRow> reuse;
     private transient Counter rowsEmitted;
@@ -79,9 +84,12 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
     /** The checkpoint that will close the current epoch. */
     private transient long currentEpoch;
     private transient DescriptorDeliveryCheck.Session checkSession;
+    private transient DeliveryMarkers markers;
 
-    public CommittedDescriptorEmitter(DescriptorDeliveryCheck deliveryCheck) {
+    public CommittedDescriptorEmitter(SinkSettings settings, DescriptorDeliveryCheck deliveryCheck) {
         this.deliveryCheck = deliveryCheck;
+        this.basePath = settings.basePath();
+        this.allowOlderRestore = settings.allowOlderRestore();
     }
 
     @Override
@@ -96,6 +104,36 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
         currentEpoch = context.getRestoredCheckpointId().orElse(0L) + 1;
         for (PendingDelivery delivery : pendingState.get()) {
             pending.add(delivery);
+        }
+        if (deliveryCheck != null) {
+            markers = new DeliveryMarkers(new Path(basePath), deliveryCheck.lineage());
+            if (context.getRestoredCheckpointId().isPresent()) {
+                guardAgainstOlderRestore(context.getRestoredCheckpointId().getAsLong());
+            }
+        }
+    }
+
+    /**
+     * Runs before the committer further up the chain commits and re-emits its restored sets: a job
+     * restored from its latest checkpoint {@code c} has delivered no epoch above {@code c}.
+     */
+    private void guardAgainstOlderRestore(long restoredCheckpoint) throws IOException {
+        OptionalLong latest = markers.latestDelivered();
+        if (latest.isEmpty() || latest.getAsLong() <= restoredCheckpoint) {
+            return;
+        }
+        String what = "restored checkpoint " + restoredCheckpoint + " is older than what this job has already "
+                + "delivered: descriptor epoch " + latest.getAsLong() + " is committed (" + markers.directory()
+                + "). This is a restore from an older checkpoint, or a second one from the same savepoint; every "
+                + "descriptor delivered after checkpoint " + restoredCheckpoint + " would be delivered again";
+        if (!allowOlderRestore) {
+            throw new IllegalStateException(what + ". Restore the job's latest checkpoint, or set "
+                    + RawPackSinkOptions.ALLOW_OLDER_RESTORE.key() + ": true to accept the duplicates.");
+        }
+        LOG.warn("{}: accepted ({}: true). Forgetting the markers of the abandoned run.", what,
+                RawPackSinkOptions.ALLOW_OLDER_RESTORE.key());
+        if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
+            markers.forgetAll();
         }
     }
 
@@ -186,6 +224,7 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
 
     /** Forgets the committed epochs closed by {@code checkpointId} or earlier, re-emits the aborted ones. */
     private void settle(long checkpointId) throws IOException {
+        PendingDelivery latestCommitted = null;
         for (Iterator<PendingDelivery> it = pending.iterator(); it.hasNext(); ) {
             PendingDelivery delivery = it.next();
             if (delivery.epoch() > checkpointId) {
@@ -200,7 +239,12 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
                         + "they stay pending in the last checkpoint", e);
             }
             switch (outcome) {
-                case COMMITTED -> it.remove();
+                case COMMITTED -> {
+                    it.remove();
+                    if (latestCommitted == null || delivery.epoch() > latestCommitted.epoch()) {
+                        latestCommitted = delivery;
+                    }
+                }
                 case ABORTED -> {
                     reEmit(delivery);
                     it.remove();
@@ -208,6 +252,9 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
                 case OPEN -> LOG.info("Descriptor transaction of subtask {}, epoch {} is still open at checkpoint {}; "
                         + "asking again at the next one", delivery.subtask(), delivery.epoch(), checkpointId);
             }
+        }
+        if (latestCommitted != null) {
+            markers.delivered(latestCommitted.subtask(), latestCommitted.epoch());
         }
     }
 
