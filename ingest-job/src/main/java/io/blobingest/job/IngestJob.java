@@ -6,6 +6,7 @@ import io.blobingest.job.internal.CountDeadLetters;
 import io.blobingest.job.internal.ExternalBlobFetcher;
 import io.blobingest.job.internal.ExternalFetchSettings;
 import io.blobingest.job.internal.FetchExternalBlobsFactory;
+import io.blobingest.job.internal.KafkaDescriptorDeliveryCheck;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.DescriptorRow;
@@ -99,7 +100,8 @@ public final class IngestJob {
         ExternalFetchSettings fetchSettings = ExternalFetchSettings.fromConfig(config);
         RawPackSink sink = RawPackSink.builder()
                 .setConfiguration(config)
-                .setDescriptorSink(hooks.descriptorSink(kafka.descriptorSink()))
+                .setDescriptorSink(hooks.descriptorSink(kafka.descriptorSink()), new KafkaDescriptorDeliveryCheck(
+                        kafka.adminProperties(), kafka.descriptorTransactionalIdPrefix()))
                 .setExternalReadRetries(fetchSettings.retries())
                 .build();
 

@@ -83,11 +83,7 @@ public final class BlobKafkaConnectors {
                     + inputTopic + ", " + descriptorTopic + ", " + deadLetterTopic);
         }
         transactionTimeout = config.get(BlobKafkaOptions.TRANSACTION_TIMEOUT);
-        TransactionTimeouts.validate(
-                transactionTimeout,
-                config.get(BlobKafkaOptions.BROKER_TRANSACTION_MAX_TIMEOUT),
-                config.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL),
-                config.get(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE));
+        TransactionTimeouts.validate(config);
         bounded = config.get(BlobKafkaOptions.BOUNDED);
         deadLetterMaxRecordBytes = config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE).getBytes();
         if (deadLetterMaxRecordBytes > Integer.MAX_VALUE) {
@@ -144,10 +140,7 @@ public final class BlobKafkaConnectors {
                 .setProperties(clientProperties);
         if (bounded) {
             builder.setBounded(OffsetsInitializer.latest());
-            Properties adminProperties = new Properties();
-            adminProperties.putAll(clientProperties);
-            adminProperties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-            return new BoundedKafkaSource<>(builder.build(), List.of(inputTopic), adminProperties);
+            return new BoundedKafkaSource<>(builder.build(), List.of(inputTopic), adminProperties());
         }
         return builder.build();
     }
@@ -217,10 +210,7 @@ public final class BlobKafkaConnectors {
         }
         List<String> prefixes = List.of(descriptorTransactionalIdPrefix(), deadLetterTransactionalIdPrefix(),
                 passedThroughTransactionalIdPrefix());
-        Properties adminProperties = new Properties();
-        adminProperties.putAll(clientProperties);
-        adminProperties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (Admin admin = Admin.create(adminProperties)) {
+        try (Admin admin = Admin.create(adminProperties())) {
             TransactionActivity before = TransactionActivity.of(admin.listTransactions().all().get(), prefixes);
             if (before.isEmpty()) {
                 return Optional.empty();
@@ -237,6 +227,14 @@ public final class BlobKafkaConnectors {
                     + " its transactions moved (" + String.join(", ", signs.subList(0, Math.min(4, signs.size())))
                     + (signs.size() > 4 ? ", ..." : "") + ")");
         }
+    }
+
+    /** Properties of an admin client of the job's cluster: the bootstrap servers and {@code kafka.properties}. */
+    public Properties adminProperties() {
+        Properties adminProperties = new Properties();
+        adminProperties.putAll(clientProperties);
+        adminProperties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return adminProperties;
     }
 
     /** The prefix the descriptor sink's transactional ids start with. */

@@ -140,7 +140,24 @@ class BlobKafkaConnectorsTest {
 
         assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
                 .isInstanceOf(IllegalConfigurationException.class)
-                .hasMessageStartingWith("kafka.transaction-timeout (10 min) must exceed execution.checkpointing.interval (7 min)");
+                .hasMessageStartingWith("kafka.transaction-timeout (15 min) must exceed")
+                .hasMessageContaining("execution.checkpointing.interval (7 min)");
+    }
+
+    @Test
+    void refusesATransactionTimeoutThatTimedOutCheckpointsWouldOutlast() {
+        // 1 min interval, 14 min transaction timeout: enough for an interval and the restart allowance, but
+        // two checkpoints in a row may each run for the 10 min checkpoint timeout while one transaction is open.
+        Configuration config = validConfig();
+        config.set(BlobKafkaOptions.TRANSACTION_TIMEOUT, Duration.ofMinutes(14));
+        config.set(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE, Duration.ofMinutes(1));
+        config.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, 1);
+
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining("execution.checkpointing.tolerable-failed-checkpoints (1)")
+                .hasMessageContaining("execution.checkpointing.timeout (10 min)")
+                .hasMessageContaining("= 23 min: ");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static io.blobingest.sink.internal.WriterHarness.commit;
 import static io.blobingest.sink.internal.WriterHarness.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.DescriptorRow;
@@ -15,6 +16,7 @@ import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.sink.TestBlobs;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -236,6 +238,40 @@ class RawPackSinkWriterTest {
         }
         commit(committed);
         assertThat(new StoredBlobs(base).committedManifests()).hasSize(2);
+    }
+
+    @Test
+    void aSetOpenInAnOlderCheckpointButCommittedSinceIsNeverReopened() throws IOException {
+        WriterHarness harness = new WriterHarness(base, RollPolicy.SIZE_OR_TIME, 64 * MIB);
+        BlobSetWriterState olderCheckpoint;
+        BlobSetCommittable committedSince;
+        try (RawPackSinkWriter writer = harness.writer()) {
+            write(writer, 1, 2, 3);
+            olderCheckpoint = writer.snapshotState(4).get(0);
+            write(writer, 4, 5);
+            writer.flush(true);
+            committedSince = writer.prepareCommit().iterator().next();
+        }
+        commit(List.of(committedSince));
+        StoredBlobs stored = new StoredBlobs(base);
+        Map<String, List<DescriptorRow>> before = stored.committedManifests();
+        Path manifest = base.resolve("_descriptors").resolve(committedSince.blobSet() + ".arrow");
+        byte[] manifestBytes = Files.readAllBytes(manifest);
+
+        assertThatThrownBy(() -> harness.restore(List.of(olderCheckpoint)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("blob set " + olderCheckpoint.blobSet() + " is open in the restored checkpoint but "
+                        + "was committed after it")
+                .hasMessageContaining("sink.raw-pack.allow-older-restore");
+
+        WriterHarness allowing = new WriterHarness(base, RollPolicy.SIZE_OR_TIME, 64 * MIB, true);
+        try (RawPackSinkWriter restored = allowing.restore(List.of(olderCheckpoint))) {
+            restored.flush(true);
+            assertThat(restored.prepareCommit()).as("nothing re-opened, nothing to commit").isEmpty();
+        }
+        assertThat(stored.committedManifests()).containsOnlyKeys(committedSince.blobSet());
+        assertThat(Files.readAllBytes(manifest)).as("the committed manifest, untouched").isEqualTo(manifestBytes);
+        stored.assertOnlyCommittedFilesAreVisible(before);
     }
 
     @Test
