@@ -159,7 +159,8 @@ public final class IngestJob {
             DataStream<Either<PlacedBlob, ExternalFetch>> classified, ReadableConfig config,
             ExternalFetchSettings settings) {
         ExternalBlobFetcher fetcher = new ExternalBlobFetcher(
-                placementPolicy(config), config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(), settings.retries());
+                placementPolicy(config), config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(), settings.retries(),
+                config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES));
         return classified
                 .transform("Fetch external blobs", BlobTypes.PLACED_BLOB, new FetchExternalBlobsFactory(fetcher, settings))
                 .uid(FETCH_UID);
