@@ -99,8 +99,9 @@ class KafkaConnectorsITCase {
         KAFKA.send(inputs);
 
         Configuration config = jobConfig(topics, Duration.ofMinutes(5));
+        // In the configuration, where the transaction timeout check sees it: 5 + 5 + 2 + 1 min < 14 min.
+        config.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ofMinutes(5));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
-        env.getCheckpointConfig().setMinPauseBetweenCheckpoints(Duration.ofMinutes(5).toMillis());
         buildJob(env, config);
         JobID job = env.executeAsync("kafka-connectors-visibility").getJobID();
         try {
@@ -211,6 +212,7 @@ class KafkaConnectorsITCase {
         config.set(BlobKafkaOptions.BROKER_TRANSACTION_MAX_TIMEOUT, KafkaBrokerExtension.BROKER_TRANSACTION_MAX_TIMEOUT);
         config.set(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE, Duration.ofMinutes(1));
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
+        config.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMinutes(2));
         config.set(PipelineOptions.GENERIC_TYPES, false);
         return config;
     }
