@@ -77,11 +77,14 @@ public final class RawPackSink
 
     private final SinkSettings settings;
     private final Sink<DescriptorRow> descriptorSink;
+    private final DescriptorDeliveryCheck deliveryCheck;
     private final List<DescriptorOutput> descriptorOutputs;
 
-    RawPackSink(SinkSettings settings, Sink<DescriptorRow> descriptorSink, List<DescriptorOutput> descriptorOutputs) {
+    RawPackSink(SinkSettings settings, Sink<DescriptorRow> descriptorSink, DescriptorDeliveryCheck deliveryCheck,
+            List<DescriptorOutput> descriptorOutputs) {
         this.settings = settings;
         this.descriptorSink = descriptorSink;
+        this.deliveryCheck = deliveryCheck;
         this.descriptorOutputs = List.copyOf(descriptorOutputs);
     }
 
@@ -138,7 +141,7 @@ public final class RawPackSink
             return;
         }
         DataStream<DescriptorRow> rows = committed
-                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class), new CommittedDescriptorEmitter())
+                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class), new CommittedDescriptorEmitter(settings, deliveryCheck))
                 .uid("descriptor-emitter");
         for (DescriptorOutput output : descriptorOutputs) {
             output.attach(rows);
