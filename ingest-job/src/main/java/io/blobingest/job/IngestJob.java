@@ -3,14 +3,13 @@ package io.blobingest.job;
 import io.blobingest.job.internal.CheckDescriptorSize;
 import io.blobingest.job.internal.ClassifyRecords;
 import io.blobingest.job.internal.CountDeadLetters;
+import io.blobingest.job.internal.DescriptorOutputs;
 import io.blobingest.job.internal.ExternalBlobFetcher;
 import io.blobingest.job.internal.ExternalFetchSettings;
 import io.blobingest.job.internal.FetchExternalBlobsFactory;
 import io.blobingest.job.internal.KafkaDescriptorDeliveryCheck;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
-import io.blobingest.lance.LanceDescriptorOutput;
-import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.BlobRecordClassifier;
@@ -107,8 +106,8 @@ public final class IngestJob {
                 .setDescriptorSink(hooks.descriptorSink(kafka.descriptorSink()), new KafkaDescriptorDeliveryCheck(
                         kafka.adminProperties(), kafka.descriptorTransactionalIdPrefix()))
                 .setExternalReadRetries(fetchSettings.retries());
-        if (config.getOptional(LanceOutputOptions.DATASET_URI).isPresent()) {
-            sinkBuilder.addDescriptorOutput(hooks.lanceOutput(LanceDescriptorOutput.fromConfig(config)));
+        for (DescriptorOutput output : DescriptorOutputs.fromConfig(config, userClassLoader())) {
+            sinkBuilder.addDescriptorOutput(hooks.descriptorOutput(output));
         }
         RawPackSink sink = sinkBuilder.build();
 
@@ -160,13 +159,19 @@ public final class IngestJob {
             return sink;
         }
 
-        /** May wrap the Lance dataset output ({@code sink.lance.dataset-uri}), when there is one. */
-        default DescriptorOutput lanceOutput(DescriptorOutput output) {
+        /** May wrap each further descriptor output the configuration enables (a Lance dataset). */
+        default DescriptorOutput descriptorOutput(DescriptorOutput output) {
             return output;
         }
     }
 
     /** Fetches external blobs and passes placed ones through, in the chain from source to sink. */
+    /** Under {@code flink run} the user code class loader, which sees the job jar and the {@code -C} jars. */
+    private static ClassLoader userClassLoader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : IngestJob.class.getClassLoader();
+    }
+
     private static SingleOutputStreamOperator<PlacedBlob> fetchExternalBlobs(
             DataStream<Either<PlacedBlob, ExternalFetch>> classified, ReadableConfig config,
             ExternalFetchSettings settings) {

@@ -9,6 +9,11 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * given the stream of committed rows (every row's blob set is committed and durable), adds its own
  * operators behind it. {@link RawPackSink} attaches it when building its post-commit topology; it
  * must itself be exactly once (commit with its own checkpoints) for the end-to-end guarantee.
+ *
+ * <p>It sees each committed blob set's rows once per handing-over by the Raw Pack committer (again
+ * only after a restore to a checkpoint that had not yet delivered them), never the rows the sink
+ * sends to the descriptor sink a second time because that sink lost a transaction. A job finds its
+ * outputs through {@link DescriptorOutputFactory}.
  */
 @FunctionalInterface
 public interface DescriptorOutput extends Serializable {

@@ -28,6 +28,7 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
  * Writes {@link PlacedBlob}s, exactly once, as Lance Blob v2 objects (Raw Packs, Dedicated
@@ -140,11 +141,15 @@ public final class RawPackSink
         if (!emitsDescriptors()) {
             return;
         }
-        DataStream<DescriptorRow> rows = committed
-                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class), new CommittedDescriptorEmitter(settings, deliveryCheck))
+        SingleOutputStreamOperator<DescriptorRow> rows = committed
+                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class),
+                        new CommittedDescriptorEmitter(settings, deliveryCheck, !descriptorOutputs.isEmpty()))
                 .uid("descriptor-emitter");
+        // The further outputs commit on their own: they get each set once, not the emitter's
+        // re-emissions for an aborted descriptor transaction.
+        DataStream<DescriptorRow> once = rows.getSideOutput(CommittedDescriptorEmitter.ONCE);
         for (DescriptorOutput output : descriptorOutputs) {
-            output.attach(rows);
+            output.attach(once);
         }
         // Last: Flink 2.2 expands a sink nested in a post-commit topology while iterating over the
         // outer expansion's transformations, and fails with a ConcurrentModificationException

@@ -1,5 +1,6 @@
 package io.blobingest.lance.internal;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -104,10 +105,16 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
         if (due.isEmpty()) {
             return;
         }
+        // A failure here fails the task (Flink fails it when a notification throws); the due
+        // commits stay in the last checkpoint's state, and the restored committer commits them.
         try (Dataset dataset = LanceDatasets.open(settings, allocator)) {
             for (PendingCommit commit : due.values()) {
                 commit(dataset, commit);
             }
+        } catch (RuntimeException e) {
+            throw new IOException("cannot commit checkpoints " + due.keySet() + " to Lance dataset "
+                    + settings.datasetUri() + "; their fragments stay in the checkpoint's state and are committed "
+                    + "when it is restored", e);
         }
         due.clear();
     }
