@@ -2,6 +2,7 @@ package io.blobingest.job;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.blobingest.job.cli.BlobIngestCli;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
@@ -12,12 +13,14 @@ import io.blobingest.objectlayer.BlobRequest;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
+import io.blobingest.sink.StoredBlobs;
 import io.blobingest.storage.testing.FlakyFileSystem;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -143,6 +146,74 @@ class ExternalIngestITCase {
         assertDeadLetters(deadLetters, expected);
         assertThat(FlakyFileSystem.remainingFailures(external.resolve("flaky-packed.bin"))).isZero();
         assertThat(FlakyFileSystem.remainingFailures(external.resolve("flaky-dedicated.bin"))).isZero();
+    }
+
+    /**
+     * Hole 2 of issue 11. The sink streams a Dedicated blob from its object on the task thread, so a
+     * checkpoint barrier waits for the copy. Before the copy had a deadline, an object that trickles
+     * held the barrier past the checkpoint timeout: the job failed over, replayed, copied again, and
+     * never finished (this test then ran into its own deadline). Now the copy gives up at {@code
+     * external.copy-timeout}, or when no chunk arrives within {@code external.copy-stall-timeout}:
+     * the record is a {@code fetch-failed} dead letter, its partial sidecar stays hidden, and every
+     * other record is placed exactly once.
+     */
+    @Test
+    void aDedicatedCopyThatTricklesBecomesAFetchFailedDeadLetterAndTheJobFinishes() throws Exception {
+        Path external = Files.createDirectories(dir.resolve("external"));
+        byte[] small = object(external, "small.bin", 100);
+        byte[] packed = object(external, "packed.bin", 100 * KIB);
+        byte[] dedicated = object(external, "dedicated.bin", 5 * MIB + 3);
+        object(external, "slow.bin", 5 * MIB + 5);
+        FlakyFileSystem.trickleReads(external.resolve("slow.bin"), 4 * KIB, Duration.ofMillis(200)); // 20 KiB/s
+        String files = external.toUri().toString();
+        String flaky = FlakyFileSystem.uri(external).toString();
+
+        Map<String, Expected> expected = new LinkedHashMap<>();
+        List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>();
+        input(inputs, expected, "small", Expected.placed(BlobKind.INLINE, small), "blob.uri", files + "small.bin");
+        input(inputs, expected, "packed", Expected.placed(BlobKind.PACKED, packed), "blob.uri", files + "packed.bin");
+        input(inputs, expected, "slow", Expected.deadLetter("fetch-failed"),
+                "blob.uri", flaky + "slow.bin?" + SECRET);
+        input(inputs, expected, "dedicated", Expected.placed(BlobKind.DEDICATED, dedicated),
+                "blob.uri", files + "dedicated.bin");
+        for (int i = 0; i < 20; i++) {
+            byte[] value = new byte[i * 500];
+            new SplittableRandom(i).nextBytes(value);
+            String name = "carried-" + i;
+            inputs.add(new ProducerRecord<>("slow-blobs", i % PARTITIONS, name.getBytes(UTF_8), value,
+                    List.of(new RecordHeader("case", name.getBytes(UTF_8)))));
+            expected.put(name, Expected.placed(BlobKind.INLINE, value));
+        }
+        inputs.replaceAll(record -> new ProducerRecord<>("slow-blobs", record.partition(), record.key(), record.value(),
+                record.headers()));
+        KAFKA.createTopic("slow-blobs", PARTITIONS);
+        KAFKA.createTopic("slow-descriptors", 1);
+        KAFKA.createTopic("slow-dead-letters", 1);
+        KAFKA.send(inputs);
+        Path base = dir.resolve("base");
+
+        RunResult run = assertTimeoutPreemptively(Duration.ofMinutes(4), () -> run(
+                "--input-topic", "slow-blobs", "--descriptor-topic", "slow-descriptors",
+                "--dlq-topic", "slow-dead-letters", "--base", base.toString(),
+                "--parallelism", Integer.toString(PARTITIONS), "--checkpoint-interval", "1s", "--bounded",
+                "-D", "external.allowed-prefixes=" + files + ";" + flaky,
+                "-D", "external.fetch-backoff=10ms",
+                "-D", "execution.checkpointing.timeout=30s",
+                "-D", "sink.raw-pack.external-copy-timeout=6s",
+                "-D", "sink.raw-pack.external-copy-stall-timeout=2s"),
+                "the job finishes: the slow copy gives up instead of failing checkpoints over and over");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).doesNotContain("topsecret");
+        PipelineOutput output = PipelineOutput.read(KAFKA, "slow-descriptors", base);
+        List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.drainCommitted("slow-dead-letters");
+        assertThat(output.descriptors.size() + deadLetters.size()).as("one output per input").isEqualTo(inputs.size());
+        assertDescriptors(output.descriptors, expected, base);
+        assertDeadLetters(deadLetters, expected);
+        assertThat(new String(deadLetters.get(0).headers().lastHeader("blob.error.detail").value(), UTF_8))
+                .contains("slow.bin").contains("into a Dedicated sidecar failed");
+        StoredBlobs storage = new StoredBlobs(base);
+        storage.assertOnlyCommittedFilesAreVisible(storage.committedManifests());
     }
 
     private static void assertDescriptors(List<DescriptorRow> rows, Map<String, Expected> expected, Path base)

@@ -3,7 +3,10 @@ package io.blobingest.sink.internal;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
 import io.blobingest.sink.RollPolicy;
+import io.blobingest.storage.ReadThreads;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -31,18 +34,27 @@ import org.slf4j.LoggerFactory;
  *
  * On restore the first recovered set is continued and any others (after a downscale) are sealed
  * at once and committed with the next checkpoint.
+ *
+ * <p>{@link #write} throws {@link io.blobingest.placement.ExternalCopyException} when a Dedicated
+ * blob's external source cannot be copied within its bounds; the writer is then as it was before
+ * that blob, and the fetch stage in front of it dead-letters the record.
  */
 public final class RawPackSinkWriter
         implements StatefulSinkWriter<PlacedBlob, BlobSetWriterState>,
                 CommittingSinkWriter<PlacedBlob, BlobSetCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RawPackSinkWriter.class);
+    /** Threads that read Dedicated blobs' sources: one copying, one more still in a read it was interrupted in. */
+    private static final int COPY_THREADS = 2;
+    /** How long closing waits for the copy threads to end. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
     private final SinkSettings settings;
     private final RecoverableWriter fs;
     private final ProcessingTimeService time;
     private final BlobSetNames names;
     private final WriterMetrics metrics;
+    private final ReadThreads copyThreads;
     private final List<BlobSetCommittable> sealed = new ArrayList<>();
     private OpenBlobSet current;
     private boolean endOfInput;
@@ -68,13 +80,14 @@ public final class RawPackSinkWriter
         this.time = time;
         this.names = BlobSetNames.forNewRun(subtask);
         this.metrics = new WriterMetrics(metricGroup);
+        this.copyThreads = new ReadThreads("external-copy-" + subtask + "-", COPY_THREADS);
         restore(restored);
     }
 
     private void restore(Collection<BlobSetWriterState> restored) throws IOException {
         Iterator<BlobSetWriterState> states = restored.iterator();
         while (states.hasNext()) {
-            OpenBlobSet set = OpenBlobSet.restore(states.next(), settings, fs);
+            OpenBlobSet set = OpenBlobSet.restore(states.next(), settings, fs, copyThreads);
             if (current == null) {
                 current = set;
                 LOG.info("Continuing blob set {} from the restored checkpoint", set.name());
@@ -99,7 +112,7 @@ public final class RawPackSinkWriter
             }
         }
         if (current == null) {
-            current = OpenBlobSet.start(names.next(), time.getCurrentProcessingTime(), settings, fs);
+            current = OpenBlobSet.start(names.next(), time.getCurrentProcessingTime(), settings, fs, copyThreads);
         }
         current.add(blob);
         metrics.placed(blob);
@@ -139,10 +152,27 @@ public final class RawPackSinkWriter
 
     @Override
     public void close() throws IOException {
-        if (current != null) {
-            OpenBlobSet abandoned = current;
-            current = null;
-            abandoned.close();
+        try {
+            if (current != null) {
+                OpenBlobSet abandoned = current;
+                current = null;
+                abandoned.close();
+            }
+        } finally {
+            stopCopyThreads();
+        }
+    }
+
+    private void stopCopyThreads() throws InterruptedIOException {
+        try {
+            List<String> stuck = copyThreads.stop(CLOSE_WAIT);
+            if (!stuck.isEmpty()) {
+                LOG.warn("{} external copy threads did not end within {} ms of being interrupted and are left to end "
+                        + "on their own: {}", stuck.size(), CLOSE_WAIT.toMillis(), stuck);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while stopping the external copy threads");
         }
     }
 

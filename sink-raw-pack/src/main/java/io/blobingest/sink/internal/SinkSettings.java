@@ -14,6 +14,8 @@ import org.apache.flink.core.fs.Path;
  * @param packTargetSize bytes a pack may reach, footer included
  * @param rollInterval how long a blob set may stay open under {@link RollPolicy#SIZE_OR_TIME}
  * @param externalReadRetries how a copy of a Dedicated blob from its external object is retried
+ * @param externalCopyTimeout the longest such a copy may take, every try included
+ * @param externalCopyStallTimeout the longest such a copy may wait for its next chunk
  */
 public record SinkSettings(
         String basePath,
@@ -21,7 +23,9 @@ public record SinkSettings(
         RollPolicy rollPolicy,
         Duration rollInterval,
         String createdBy,
-        RetryPolicy externalReadRetries)
+        RetryPolicy externalReadRetries,
+        Duration externalCopyTimeout,
+        Duration externalCopyStallTimeout)
         implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -32,6 +36,8 @@ public record SinkSettings(
         Objects.requireNonNull(rollInterval, "rollInterval");
         Objects.requireNonNull(createdBy, "createdBy");
         Objects.requireNonNull(externalReadRetries, "externalReadRetries");
+        Objects.requireNonNull(externalCopyTimeout, "externalCopyTimeout");
+        Objects.requireNonNull(externalCopyStallTimeout, "externalCopyStallTimeout");
     }
 
     public Path base() {
