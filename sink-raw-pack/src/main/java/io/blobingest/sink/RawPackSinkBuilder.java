@@ -37,6 +37,7 @@ public final class RawPackSinkBuilder {
             RawPackSinkOptions.ROLL_POLICY,
             RawPackSinkOptions.ROLL_INTERVAL,
             RawPackSinkOptions.CREATED_BY,
+            RawPackSinkOptions.ALLOW_OLDER_RESTORE,
             RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT,
             RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT,
             CheckpointingOptions.CHECKPOINTING_TIMEOUT);
@@ -46,6 +47,7 @@ public final class RawPackSinkBuilder {
 
     private final Configuration options = new Configuration();
     private Sink<DescriptorRow> descriptorSink;
+    private DescriptorDeliveryCheck deliveryCheck;
     private RetryPolicy externalReadRetries = DEFAULT_EXTERNAL_READ_RETRIES;
 
     RawPackSinkBuilder() {}
@@ -85,6 +87,12 @@ public final class RawPackSinkBuilder {
         return this;
     }
 
+    /** {@link RawPackSinkOptions#ALLOW_OLDER_RESTORE}. */
+    public RawPackSinkBuilder setAllowOlderRestore(boolean allow) {
+        options.set(RawPackSinkOptions.ALLOW_OLDER_RESTORE, allow);
+        return this;
+    }
+
     /** {@link RawPackSinkOptions#CREATED_BY}. */
     public RawPackSinkBuilder setCreatedBy(String createdBy) {
         options.set(RawPackSinkOptions.CREATED_BY, Objects.requireNonNull(createdBy, "createdBy"));
@@ -98,6 +106,19 @@ public final class RawPackSinkBuilder {
      */
     public RawPackSinkBuilder setDescriptorSink(Sink<DescriptorRow> descriptorSink) {
         this.descriptorSink = Objects.requireNonNull(descriptorSink, "descriptorSink");
+        this.deliveryCheck = null;
+        return this;
+    }
+
+    /**
+     * The same, for a descriptor sink whose transaction for an epoch may be aborted after the epoch's
+     * checkpoint completed (Kafka: past its transaction timeout, or fenced): {@code deliveryCheck}
+     * tells, per epoch, whether it was committed, and the sets of an aborted epoch are emitted again
+     * rather than lost. See {@code docs/exactly-once.md}.
+     */
+    public RawPackSinkBuilder setDescriptorSink(Sink<DescriptorRow> descriptorSink, DescriptorDeliveryCheck deliveryCheck) {
+        this.descriptorSink = Objects.requireNonNull(descriptorSink, "descriptorSink");
+        this.deliveryCheck = Objects.requireNonNull(deliveryCheck, "deliveryCheck");
         return this;
     }
 
@@ -120,9 +141,10 @@ public final class RawPackSinkBuilder {
                 options.get(RawPackSinkOptions.ROLL_INTERVAL),
                 options.get(RawPackSinkOptions.CREATED_BY),
                 externalReadRetries,
+                options.get(RawPackSinkOptions.ALLOW_OLDER_RESTORE),
                 options.get(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT),
                 options.get(RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT));
-        return new RawPackSink(settings, descriptorSink);
+        return new RawPackSink(settings, descriptorSink, deliveryCheck);
     }
 
     private void sanityCheck() {

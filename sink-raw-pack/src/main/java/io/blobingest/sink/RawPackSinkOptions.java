@@ -53,6 +53,17 @@ public final class RawPackSinkOptions {
                     .defaultValue("blob-ingest")
                     .withDescription("The created_by value written into every Raw Pack's metadata.");
 
+    public static final ConfigOption<Boolean> ALLOW_OLDER_RESTORE =
+            ConfigOptions.key("sink.raw-pack.allow-older-restore")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "A restore from a checkpoint older than what the job has already delivered (an older "
+                                    + "retained checkpoint, or a savepoint resumed a second time) is refused, "
+                                    + "because everything delivered after that checkpoint would be delivered again. "
+                                    + "true: restore anyway and accept those duplicates; blob sets committed since "
+                                    + "are never re-opened or overwritten.");
+
     public static final ConfigOption<Duration> EXTERNAL_COPY_TIMEOUT =
             ConfigOptions.key("sink.raw-pack.external-copy-timeout")
                     .durationType()

@@ -14,8 +14,9 @@ import org.apache.flink.core.fs.Path;
  * @param packTargetSize bytes a pack may reach, footer included
  * @param rollInterval how long a blob set may stay open under {@link RollPolicy#SIZE_OR_TIME}
  * @param externalReadRetries how a copy of a Dedicated blob from its external object is retried
- * @param externalCopyTimeout the longest such a copy may take, every try included
- * @param externalCopyStallTimeout the longest such a copy may wait for its next chunk
+ * @param allowOlderRestore restore from a checkpoint older than what was delivered, accepting duplicates
+ * @param externalCopyTimeout the longest a copy from an external object may take, every try included
+ * @param externalCopyStallTimeout the longest that copy may wait for its next chunk
  */
 public record SinkSettings(
         String basePath,
@@ -24,6 +25,7 @@ public record SinkSettings(
         Duration rollInterval,
         String createdBy,
         RetryPolicy externalReadRetries,
+        boolean allowOlderRestore,
         Duration externalCopyTimeout,
         Duration externalCopyStallTimeout)
         implements Serializable {

@@ -34,14 +34,23 @@ final class WriterHarness {
     final ManualClock clock = new ManualClock();
 
     WriterHarness(Path base, RollPolicy policy, long packTargetSize) throws IOException {
-        this(base, policy, packTargetSize, COPY_TIMEOUT);
+        this(base, policy, packTargetSize, false, COPY_TIMEOUT);
+    }
+
+    WriterHarness(Path base, RollPolicy policy, long packTargetSize, boolean allowOlderRestore) throws IOException {
+        this(base, policy, packTargetSize, allowOlderRestore, COPY_TIMEOUT);
     }
 
     WriterHarness(Path base, RollPolicy policy, long packTargetSize, Duration copyTimeout) throws IOException {
+        this(base, policy, packTargetSize, false, copyTimeout);
+    }
+
+    private WriterHarness(
+            Path base, RollPolicy policy, long packTargetSize, boolean allowOlderRestore, Duration copyTimeout)
+            throws IOException {
         this.base = base;
-        this.settings = new SinkSettings(
-                base.toUri().toString(), packTargetSize, policy, ROLL_INTERVAL, "writer-test", EXTERNAL_READ_RETRIES,
-                copyTimeout, COPY_STALL_TIMEOUT);
+        this.settings = new SinkSettings(base.toUri().toString(), packTargetSize, policy, ROLL_INTERVAL, "writer-test",
+                EXTERNAL_READ_RETRIES, allowOlderRestore, copyTimeout, COPY_STALL_TIMEOUT);
         this.fs = FileSystem.getLocalFileSystem().createRecoverableWriter();
     }
 
