@@ -22,7 +22,6 @@ import io.blobingest.storage.RetryPolicy;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -372,7 +371,7 @@ final class OpenBlobSet implements AutoCloseable {
 
     /** The reader's next step, waiting at most the stall timeout and never past {@code deadline}. */
     private ExternalRangeReader.Step awaitStep(ExternalRangeReader reader, long deadline, long copied)
-            throws SourceFailure {
+            throws IOException {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0) {
             throw new SourceFailure(timeUp(copied), null);
@@ -381,9 +380,10 @@ final class OpenBlobSet implements AutoCloseable {
         ExternalRangeReader.Step step;
         try {
             step = reader.next(wait);
-        } catch (InterruptedIOException e) {
-            throw new SourceFailure("interrupted after " + copied + " bytes", e);
         } catch (IOException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw e; // the task thread is interrupted (cancelled): not the source's fault, no dead letter
+            }
             throw new SourceFailure(e);
         }
         if (step == null) {

@@ -3,6 +3,7 @@ package io.blobingest.sink.internal;
 import static io.blobingest.sink.internal.WriterHarness.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.blobingest.objectlayer.BlobDescriptor;
@@ -12,17 +13,21 @@ import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalBytes;
 import io.blobingest.placement.ExternalCopyException;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.placement.Placement;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.StoredBlobs;
+import io.blobingest.sink.TestBlobs;
 import io.blobingest.storage.testing.FlakyFileSystem;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.BeforeEach;
@@ -179,6 +184,66 @@ class ExternalSourceCopyTest {
             assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
         });
         FlakyFileSystem.resumeReads(object);
+    }
+
+    /**
+     * A copy given up at its timeout while a pack is open: nothing of it is in the set (no row, no
+     * sidecar, its sidecar id drawn again by the next Dedicated blob), the open pack goes on, and
+     * only what the manifest names becomes visible.
+     */
+    @Test
+    void aCopyGivenUpAtItsTimeoutLeavesTheOpenSetAsItWasBeforeTheBlob() {
+        FlakyFileSystem.trickleReads(object, 256 * 1024, Duration.ofMillis(500)); // the blob in 5 s
+        URI source = FlakyFileSystem.uri(object);
+        Path other = external.resolve("other.bin");
+        assertThat(List.of(TestBlobs.placement(1), TestBlobs.placement(9))).containsOnly(Placement.PACKED);
+        assertTimeoutPreemptively(Duration.ofMinutes(2), () -> {
+            WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB, Duration.ofSeconds(4));
+            try (RawPackSinkWriter writer = harness.writer()) {
+                writer.write(TestBlobs.placed(1), null);
+                assertThatThrownBy(() -> writer.write(copied(source, LENGTH), null))
+                        .isInstanceOf(ExternalCopyException.class)
+                        .hasMessageContaining("(sink.raw-pack.external-copy-timeout)");
+                FlakyFileSystem.resumeReads(object);
+                writer.write(TestBlobs.placed(9), null);
+                writer.write(copied(Files.write(other, content).toUri(), LENGTH), null);
+                BlobSetCommittable set = writer.prepareCommit().iterator().next();
+                assertThat(set.rowCount()).isEqualTo(3);
+                assertThat(set.sidecars()).extracting(PendingSidecar::sidecarId, PendingSidecar::kind)
+                        .containsExactlyInAnyOrder(tuple(1L, SidecarKind.RAW_PACK), tuple(2L, SidecarKind.DEDICATED));
+                commit(List.of(set));
+            }
+            Map<String, List<DescriptorRow>> manifests = new StoredBlobs(base).committedManifests();
+            List<DescriptorRow> rows = manifests.values().iterator().next();
+            assertThat(rows).extracting(DescriptorRow::blob).element(2)
+                    .isEqualTo(BlobDescriptor.dedicated(LENGTH, 2));
+            StoredBlobs stored = new StoredBlobs(base);
+            TestBlobs.assertDescribesItsBlob(rows.get(0), stored);
+            TestBlobs.assertDescribesItsBlob(rows.get(1), stored);
+            assertThat(stored.resolve(rows.get(2))).isEqualTo(Arrays.copyOfRange(content, OFFSET, OFFSET + LENGTH));
+            stored.assertOnlyCommittedFilesAreVisible(manifests);
+            assertThat(StoredBlobs.hiddenFiles(base)).as("the given-up copy's partial sidecar").singleElement()
+                    .satisfies(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
+        });
+    }
+
+    /**
+     * An interrupt of the task thread (Flink cancelling the task) during a copy is not the source's
+     * fault: the write fails, the task with it, and the record is not dead-lettered.
+     */
+    @Test
+    void aCopyOnAnInterruptedTaskThreadFailsTheWriteInsteadOfDeadLetteringTheRecord() throws IOException {
+        WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        try (RawPackSinkWriter writer = harness.writer()) {
+            Thread.currentThread().interrupt();
+            try {
+                assertThatThrownBy(() -> writer.write(copied(object.toUri(), LENGTH), null))
+                        .isInstanceOf(InterruptedIOException.class)
+                        .isNotInstanceOf(ExternalCopyException.class);
+            } finally {
+                Thread.interrupted();
+            }
+        }
     }
 
     private DescriptorRow writeAndCommit(URI source) throws IOException {
