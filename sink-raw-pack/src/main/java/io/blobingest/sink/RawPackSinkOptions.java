@@ -67,12 +67,13 @@ public final class RawPackSinkOptions {
     public static final ConfigOption<Duration> EXTERNAL_COPY_TIMEOUT =
             ConfigOptions.key("sink.raw-pack.external-copy-timeout")
                     .durationType()
-                    .defaultValue(Duration.ofMinutes(5))
+                    .defaultValue(Duration.ofMinutes(2))
                     .withDescription(
                             "The longest the copy of an ingest-mode External blob into a Dedicated sidecar may take, "
                                     + "every try included; then the record is a fetch-failed dead letter. The copy "
                                     + "holds the checkpoint barrier, so this must be shorter than "
-                                    + "execution.checkpointing.timeout.");
+                                    + "execution.checkpointing.timeout, and in the ingest job this times "
+                                    + "external.fetch-concurrency too.");
 
     public static final ConfigOption<Duration> EXTERNAL_COPY_STALL_TIMEOUT =
             ConfigOptions.key("sink.raw-pack.external-copy-stall-timeout")
