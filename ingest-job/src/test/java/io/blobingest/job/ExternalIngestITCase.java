@@ -2,9 +2,11 @@ package io.blobingest.job;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.blobingest.job.cli.BlobIngestCli;
+import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobFeatures;
@@ -13,6 +15,9 @@ import io.blobingest.objectlayer.BlobRequest;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
+import io.blobingest.placement.ExternalCopyException;
+import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.storage.testing.FlakyFileSystem;
 import java.io.IOException;
@@ -28,7 +33,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -252,6 +261,54 @@ class ExternalIngestITCase {
         }
         assertThat(names).containsExactlyInAnyOrderElementsOf(expected.entrySet().stream()
                 .filter(e -> e.getValue().deadLetterCode() != null).map(Map.Entry::getKey).toList());
+    }
+
+    /**
+     * What {@code IngestJobChainingTest} guards against. A failed Dedicated copy becomes a dead
+     * letter only because its exception travels from the sink writer back to the fetch stage in
+     * the same task. Were the chain broken (here: a rebalance in front of the sink), it must fail
+     * the job, naming the object, with the record neither placed nor dead-lettered: loud, not lost.
+     */
+    @Test
+    void unchainedFromTheFetchStageAFailedDedicatedCopyFailsTheJobInsteadOfLosingTheRecord() throws Exception {
+        Path external = Files.createDirectories(dir.resolve("external"));
+        object(external, "unreadable.bin", 5 * MIB + 7);
+        FlakyFileSystem.failReads(external.resolve("unreadable.bin"), Integer.MAX_VALUE, 0);
+        String flaky = FlakyFileSystem.uri(external).toString();
+        List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>();
+        input(inputs, new LinkedHashMap<>(), "unreadable", Expected.deadLetter("fetch-failed"),
+                "blob.uri", flaky + "unreadable.bin");
+        inputs.replaceAll(record -> new ProducerRecord<>("unchained-blobs", record.partition(), record.key(),
+                record.value(), record.headers()));
+        KAFKA.createTopic("unchained-blobs", PARTITIONS);
+        KAFKA.createTopic("unchained-descriptors", 1);
+        KAFKA.createTopic("unchained-dead-letters", 1);
+        KAFKA.send(inputs);
+        Path base = dir.resolve("base");
+        Configuration config = IngestJobFailoverITCase.jobConfiguration(KAFKA, "unchained", RollPolicy.ON_CHECKPOINT,
+                "unchained-descriptors", "unchained-dead-letters", base);
+        config.set(BlobKafkaOptions.INPUT_TOPIC, "unchained-blobs");
+        config.set(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES, List.of(flaky));
+        config.set(IngestJobOptions.EXTERNAL_FETCH_BACKOFF, Duration.ofMillis(10));
+        config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        IngestJob.build(env, config, new IngestJob.Hooks() {
+            @Override
+            public DataStream<PlacedBlob> beforeSink(DataStream<PlacedBlob> placed) {
+                return placed.rebalance();
+            }
+        });
+
+        Throwable failure = assertTimeoutPreemptively(Duration.ofMinutes(4),
+                () -> catchThrowable(() -> env.execute("unchained sink")));
+
+        assertThat(failure).as("the job fails").isNotNull()
+                .hasStackTraceContaining(ExternalCopyException.class.getName())
+                .hasStackTraceContaining("unreadable.bin into a Dedicated sidecar failed");
+        assertThat(KAFKA.drainCommitted("unchained-descriptors")).isEmpty();
+        assertThat(KAFKA.drainCommitted("unchained-dead-letters")).isEmpty();
+        StoredBlobs storage = new StoredBlobs(base);
+        assertThat(storage.committedManifests()).isEmpty();
     }
 
     private static void input(List<ProducerRecord<byte[], byte[]>> inputs, Map<String, Expected> expected, String name,
