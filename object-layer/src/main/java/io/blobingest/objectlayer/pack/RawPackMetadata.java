@@ -34,6 +34,8 @@ public record RawPackMetadata(String blobSet, long blobId, String createdBy) {
 
     private static final Pattern BLOB_SET = Pattern.compile("[0-9a-z-]{1,64}");
     private static final Pattern CREATED_BY = Pattern.compile("[\\x20-\\x7e]{1,256}");
+    /** What {@link #isValidCreatedBy} accepts, for error messages. */
+    public static final String CREATED_BY_RULE = "1 to 256 printable ASCII characters";
 
     public RawPackMetadata {
         Objects.requireNonNull(blobSet, "blobSet");
@@ -44,10 +46,14 @@ public record RawPackMetadata(String blobSet, long blobId, String createdBy) {
         if (blobId < 1 || blobId > 0xFFFF_FFFFL) {
             throw new IllegalArgumentException("blob_id must be a sidecar id in [1, 2^32-1], found " + blobId);
         }
-        if (!CREATED_BY.matcher(createdBy).matches()) {
-            throw new IllegalArgumentException(
-                    "created_by must be 1 to 256 printable ASCII characters, found \"" + createdBy + '"');
+        if (!isValidCreatedBy(createdBy)) {
+            throw new IllegalArgumentException("created_by must be " + CREATED_BY_RULE + ", found \"" + createdBy + '"');
         }
+    }
+
+    /** True if {@code createdBy} may be a pack's {@code created_by}: {@value #CREATED_BY_RULE}. */
+    public static boolean isValidCreatedBy(String createdBy) {
+        return CREATED_BY.matcher(createdBy).matches();
     }
 
     /** The metadata bytes of a pack with these counts. */
