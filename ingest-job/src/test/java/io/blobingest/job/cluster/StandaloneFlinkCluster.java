@@ -270,7 +270,12 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         commandLine.addAll(args);
         Path out = logs.resolve("bash-java-utils-" + processes.size() + ".out");
         FlinkJvm utils = FlinkJvm.start("bash-java-utils " + command, commandLine, Map.of(), home, out, out);
-        int exitCode = utils.awaitExit(START_TIMEOUT);
+        int exitCode;
+        try {
+            exitCode = utils.awaitExit(START_TIMEOUT);
+        } finally {
+            utils.stop();
+        }
         List<List<String>> results = utils.output().lines()
                 .filter(line -> line.startsWith(EXECUTION_RESULT_PREFIX))
                 .map(line -> words(line.substring(EXECUTION_RESULT_PREFIX.length())))
