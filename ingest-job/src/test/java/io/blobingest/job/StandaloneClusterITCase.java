@@ -75,7 +75,7 @@ class StandaloneClusterITCase {
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, 0, BEFORE_START);
             cluster = StandaloneFlinkCluster.start(CLUSTER_HOME, settings, 2);
             submit = cluster.runClient(submitCommand(base), TIMEOUT);
-            assertThat(submit.awaitExit(Duration.ZERO)).as("exit code of flink run -d").isZero();
+            assertThat(submit.exitCode()).as("exit code of flink run -d").isZero();
             String job = cluster.awaitOnlyJob(TIMEOUT);
             Set<String> running = cluster.awaitTaskManagersRunning(job, tms -> true, "any TaskManager", TIMEOUT);
             assertThat(running).as("TaskManagers running the job").isSubsetOf("tm-1", "tm-2").isNotEmpty();

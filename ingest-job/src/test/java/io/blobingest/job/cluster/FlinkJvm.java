@@ -84,6 +84,11 @@ public final class FlinkJvm {
         return process.exitValue();
     }
 
+    /** Its exit code; it must have ended. */
+    public int exitCode() {
+        return process.exitValue();
+    }
+
     /** SIGTERM (Flink's shutdown hooks run), then SIGKILL if it has not ended within a minute. */
     void stop() throws InterruptedException {
         if (!process.isAlive()) {
