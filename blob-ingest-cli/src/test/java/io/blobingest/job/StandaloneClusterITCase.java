@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StandaloneClusterITCase {
 
     private static final Path CLUSTER_HOME = Path.of("target", "standalone-cluster").toAbsolutePath();
-    private static final String MAIN_CLASS = "io.blobingest.job.cli.BlobIngestCli";
+    private static final String MAIN_CLASS = "io.blobingest.job.cli.JobCli";
     private static final int PARTITIONS = 2;
     private static final int PARALLELISM = 2;
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
