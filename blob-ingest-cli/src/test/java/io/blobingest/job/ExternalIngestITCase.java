@@ -141,7 +141,7 @@ class ExternalIngestITCase {
                 "--dlq-topic", "external-dead-letters", "--base", base.toString(),
                 "--parallelism", Integer.toString(PARTITIONS), "--checkpoint-interval", "1s", "--bounded",
                 "-D", "external.allowed-prefixes=" + files + ";" + flaky + ";https://example.com/",
-                "-D", "external.max-bytes=6mb",
+                "-D", "placement.max-blob-size=6mb",
                 "-D", "external.fetch-backoff=10ms");
 
         assertThat(run.exitCode()).as(run.output()).isZero();

@@ -23,6 +23,14 @@ public final class S3Options {
                     .noDefaultValue()
                     .withDescription("S3 endpoint URL; unset means AWS.");
 
+    /** S3A's region key, through the plugin's {@code s3.} prefix mapping. */
+    public static final ConfigOption<String> REGION =
+            ConfigOptions.key("s3.endpoint.region")
+                    .stringType()
+                    .noDefaultValue()
+                    .withFallbackKeys("fs.s3a.endpoint.region")
+                    .withDescription("Region to sign for; unset means the AWS region chain.");
+
     public static final ConfigOption<Boolean> PATH_STYLE_ACCESS =
             ConfigOptions.key("s3.path.style.access")
                     .booleanType()

@@ -47,7 +47,8 @@ public final class BackfillJob {
      * Adds the backfill of the manifests under {@code manifests} (a directory such as {@code
      * <old base>/_descriptors}, or one manifest) to {@code env}, validating every option first.
      * Kafka needs no input topic; {@code kafka.transactional-id-prefix} (or {@code kafka.group-id})
-     * names this backfill's transactions.
+     * names this backfill's transactions. Like {@link IngestJob#build(StreamExecutionEnvironment,
+     * ReadableConfig)} it enables object reuse on {@code env}.
      */
     public static void build(StreamExecutionEnvironment env, ReadableConfig config, Path manifests) {
         build(env, config, manifests, IngestJob.Hooks.NONE);

@@ -22,6 +22,7 @@ import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkBuilder;
 import io.blobingest.sink.RawPackSinkOptions;
 import java.util.List;
+import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
@@ -72,7 +73,15 @@ public final class IngestJob {
 
     private IngestJob() {}
 
-    /** Adds the job's topology to {@code env}, validating every option first. */
+    /**
+     * Adds the job's topology to {@code env}, validating every option first.
+     *
+     * <p>It enables object reuse on {@code env} ({@link ExecutionConfig#enableObjectReuse()}), for
+     * the whole job: without it every chained operator hands on a deep copy of its output, about
+     * eight copies of each blob between source and sink. Every operator of this topology emits new
+     * objects and never changes its input; an operator of your own in the same environment must
+     * not change or keep the objects it receives either.
+     */
     public static void build(StreamExecutionEnvironment env, ReadableConfig config) {
         build(env, config, Hooks.NONE);
     }
@@ -80,10 +89,6 @@ public final class IngestJob {
     /** The same topology, with {@code hooks} applied at its seams (failure-injection tests). */
     static void build(StreamExecutionEnvironment env, ReadableConfig config, Hooks hooks) {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
-        // Without object reuse every chained operator hands on a deep copy of its output: each blob
-        // was copied about eight times between source and sink. Every operator here emits new
-        // objects and never changes its input, so passing references on is safe.
-        env.getConfig().enableObjectReuse();
         DataStream<BlobRecord> records = env
                 .fromSource(kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
                 .uid(SOURCE_UID);
@@ -99,6 +104,9 @@ public final class IngestJob {
      */
     static void place(DataStream<BlobRecord> records, List<DataStream<DeadLetter>> earlierDeadLetters,
             BlobKafkaConnectors kafka, ReadableConfig config, Hooks hooks) {
+        // Here, so that every job built around this pipeline (run, backfill) passes references on:
+        // see build's javadoc for why that is safe.
+        records.getExecutionEnvironment().getConfig().enableObjectReuse();
         BlobRecordClassifier classifier = classifier(config);
         ExternalFetchSettings fetchSettings = ExternalFetchSettings.fromConfig(config);
         RawPackSinkBuilder sinkBuilder = RawPackSink.builder()

@@ -39,13 +39,15 @@ public final class IngestJobOptions {
                                     + " (e.g. s3://robots/raw/;file:///data/). Default: none, so every External"
                                     + " record is dead-lettered as uri-not-allowed.");
 
+    /** Checked for every blob, Kafka-carried or External: hence not under {@code external.}, its old key. */
     public static final ConfigOption<MemorySize> MAX_BLOB_SIZE =
-            ConfigOptions.key("external.max-bytes")
+            ConfigOptions.key("placement.max-blob-size")
                     .memoryType()
                     .defaultValue(MemorySize.parse("16gb"))
+                    .withDeprecatedKeys("external.max-bytes")
                     .withDescription(
                             "Largest blob accepted, wherever its bytes are; larger ones are dead-lettered as"
-                                    + " too-large.");
+                                    + " too-large. Deprecated key: external.max-bytes.");
 
     public static final ConfigOption<Integer> EXTERNAL_FETCH_CONCURRENCY =
             ConfigOptions.key("external.fetch-concurrency")

@@ -24,7 +24,10 @@ public final class BlobSets {
     /** Sidecar ids are u32; 0 is reserved. */
     public static final long MAX_SIDECAR_ID = 0xFFFF_FFFFL;
 
-    private static final Pattern NAME = Pattern.compile("[0-9a-z-]{1,64}");
+    /** SPEC section 3's blob set name, the one definition of it. */
+    public static final String NAME_REGEX = "[0-9a-z-]{1,64}";
+
+    private static final Pattern NAME = Pattern.compile(NAME_REGEX);
 
     private BlobSets() {}
 
@@ -39,7 +42,7 @@ public final class BlobSets {
     public static String requireValidName(String blobSet) {
         if (!isValidName(blobSet)) {
             throw new IllegalArgumentException(
-                    "blob_set must match [0-9a-z-]{1,64}, found " + (blobSet == null ? "null" : "\"" + blobSet + "\""));
+                    "blob_set must match " + NAME_REGEX + ", found " + (blobSet == null ? "null" : "\"" + blobSet + "\""));
         }
         return blobSet;
     }

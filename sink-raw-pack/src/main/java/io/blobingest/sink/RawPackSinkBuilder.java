@@ -1,6 +1,7 @@
 package io.blobingest.sink;
 
 import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.objectlayer.pack.RawPackMetadata;
 import io.blobingest.sink.internal.SinkSettings;
 import io.blobingest.storage.RetryPolicy;
 import java.time.Duration;
@@ -192,8 +193,9 @@ public final class RawPackSinkBuilder {
                     + checkpointTimeout + "): a copy holds the checkpoint barrier");
         }
         String createdBy = options.get(RawPackSinkOptions.CREATED_BY);
-        if (createdBy.isBlank()) {
-            throw new IllegalArgumentException(RawPackSinkOptions.CREATED_BY.key() + " must not be blank");
+        if (!RawPackMetadata.isValidCreatedBy(createdBy)) {
+            throw new IllegalArgumentException(RawPackSinkOptions.CREATED_BY.key() + " must be "
+                    + RawPackMetadata.CREATED_BY_RULE + " (the packs' created_by), found \"" + createdBy + '"');
         }
     }
 

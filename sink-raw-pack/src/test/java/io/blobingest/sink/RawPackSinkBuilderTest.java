@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
@@ -56,10 +57,20 @@ class RawPackSinkBuilderTest {
     }
 
     @Test
-    void rollIntervalMustBePositiveAndCreatedByNotBlank() {
+    void rollIntervalMustBePositive() {
         assertThatThrownBy(() -> RawPackSink.builder().setBasePath("/data").setRollInterval(Duration.ZERO).build())
                 .hasMessage("sink.raw-pack.roll-interval must be positive, found PT0S");
-        assertThatThrownBy(() -> RawPackSink.builder().setBasePath("/data").setCreatedBy(" ").build())
-                .hasMessage("sink.raw-pack.created-by must not be blank");
+    }
+
+    @Test
+    void aCreatedByThePackMetadataWouldRefuseIsRefusedAtBuildTime() {
+        for (String refused : List.of("blob-ingest/\u00e9", "ingest\t7", "x".repeat(257), "")) {
+            assertThatThrownBy(() -> RawPackSink.builder().setBasePath("/data").setCreatedBy(refused).build())
+                    .as("created-by \"%s\"", refused)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("sink.raw-pack.created-by must be 1 to 256 printable ASCII characters");
+        }
+        assertThat(RawPackSink.builder().setBasePath("/data").setCreatedBy("blob-ingest/0.1.0 (robot-7)").build())
+                .isNotNull();
     }
 }

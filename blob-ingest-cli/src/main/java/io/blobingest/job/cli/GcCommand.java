@@ -47,8 +47,13 @@ final class GcCommand implements Callable<Integer> {
         if (!Locations.isLocal(base)) {
             storageOptions.initializeFileSystems();
         }
-        Leftovers leftovers = Leftovers.under(Locations.toUri(base), storageOptions.configuration());
-        PrintWriter out = spec.commandLine().getOut();
+        try (Leftovers leftovers = Leftovers.under(Locations.toUri(base), storageOptions.configuration())) {
+            report(leftovers, gracePeriod, spec.commandLine().getOut());
+        }
+        return BlobIngestCli.EXIT_OK;
+    }
+
+    private void report(Leftovers leftovers, Duration gracePeriod, PrintWriter out) throws IOException {
         List<Leftover> found = leftovers.find();
         // Ages count from after the listing: a store may stamp what it lists with its own clock.
         Instant now = Instant.now();
@@ -63,10 +68,11 @@ final class GcCommand implements Callable<Integer> {
             } else if (!leftover.olderThan(gracePeriod, now)) {
                 action = "kept: younger than " + grace;
             } else if (delete) {
-                leftovers.remove(leftover);
+                boolean removedNow = leftovers.remove(leftover);
                 old++;
                 removed++;
-                action = leftover.kind() == Leftover.Kind.MULTIPART_UPLOAD ? "aborted" : "deleted";
+                action = (removedNow ? "" : "already ")
+                        + (leftover.kind() == Leftover.Kind.MULTIPART_UPLOAD ? "aborted" : "deleted");
             } else {
                 old++;
                 action = "would remove";
@@ -79,7 +85,6 @@ final class GcCommand implements Callable<Integer> {
         if (!delete && old > 0) {
             out.println("run again with --delete to remove those older than " + grace);
         }
-        return BlobIngestCli.EXIT_OK;
     }
 
     private Duration gracePeriod() {

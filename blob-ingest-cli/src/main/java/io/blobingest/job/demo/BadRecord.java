@@ -14,7 +14,7 @@ public enum BadRecord {
     UNKNOWN_MODE(DeadLetterCode.BAD_URI),
     /** A {@code blob.uri} outside {@code external.allowed-prefixes}. */
     FOREIGN_URI(DeadLetterCode.URI_NOT_ALLOWED),
-    /** A 1 TiB range of an allowed file, beyond {@code external.max-bytes}. */
+    /** A 1 TiB range of an allowed file, beyond {@code placement.max-blob-size}. */
     OVERSIZED_RANGE(DeadLetterCode.TOO_LARGE);
 
     private final DeadLetterCode expectedCode;

@@ -1,15 +1,15 @@
 package io.blobingest.job.gc;
 
 import io.blobingest.job.gc.Leftover.Kind;
-import io.blobingest.job.gc.internal.S3ClientSettings;
-import io.blobingest.job.gc.internal.S3RestClient;
-import io.blobingest.job.gc.internal.S3RestClient.MultipartUpload;
+import io.blobingest.job.gc.internal.MultipartUploads;
+import io.blobingest.job.gc.internal.MultipartUploads.Upload;
+import io.blobingest.job.gc.internal.S3Clients;
 import io.blobingest.job.internal.FileTrees;
 import io.blobingest.objectlayer.BlobSets;
+import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,12 +27,14 @@ import org.apache.flink.core.fs.Path;
  * Finds and removes what failed attempts left under a base (docs/storage.md, "gc"): hidden
  * in-progress files of the local recoverable writer, {@code _tmp_} objects of the S3 one's {@code
  * persist()}, and multipart uploads in progress. Files are listed through Flink's file system; the
- * uploads, which Flink has no API for, with {@link S3RestClient}.
+ * uploads, which Flink has no API for, with the AWS SDK ({@link MultipartUploads}).
+ * Removal is idempotent: what is gone already, removed by another gc or by its writer, counts as
+ * removed.
  *
  * <p>Nothing a committed manifest names is ever removed: {@link #namedByCommittedManifest} holds
  * for a committed blob set's sidecars and manifest, and {@link #remove} refuses those.
  */
-public final class Leftovers {
+public final class Leftovers implements Closeable {
 
     private static final String UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
     /** Flink's LocalRecoverableWriter: {@code .<name>.inprogress.<uuid>}. */
@@ -43,10 +45,10 @@ public final class Leftovers {
 
     private final URI base;
     private final Path basePath;
-    private final Optional<S3RestClient> s3;
+    private final Optional<MultipartUploads> s3;
     private Set<String> committedBlobSets;
 
-    private Leftovers(URI base, Optional<S3RestClient> s3) {
+    private Leftovers(URI base, Optional<MultipartUploads> s3) {
         this.base = BlobSets.requireValidBase(base);
         this.basePath = new Path(base);
         this.s3 = s3;
@@ -55,21 +57,19 @@ public final class Leftovers {
     /**
      * Leftovers under {@code base} on the file system Flink serves for it; for {@code s3://} also
      * multipart uploads, through an S3 client set up from {@code config} (endpoint, path style,
-     * credentials: the keys the S3 file system reads).
+     * region, static keys: the keys the S3 file system reads; without keys the AWS credential
+     * chain). Close it to release that client.
      */
-    public static Leftovers under(URI base, Configuration config) throws IOException {
+    public static Leftovers under(URI base, Configuration config) {
         boolean s3 = "s3".equalsIgnoreCase(base.getScheme()) || "s3a".equalsIgnoreCase(base.getScheme());
-        Optional<S3RestClient> client = s3
-                ? Optional.of(new S3RestClient(S3ClientSettings.from(config, System.getenv()), Clock.systemUTC()))
-                : Optional.empty();
-        return new Leftovers(base, client);
+        return new Leftovers(base, s3 ? Optional.of(new MultipartUploads(S3Clients.from(config))) : Optional.empty());
     }
 
     /** Every leftover under the base, sorted by location. */
     public List<Leftover> find() throws IOException {
         List<Leftover> found = new ArrayList<>(files());
         if (s3.isPresent()) {
-            for (MultipartUpload upload : s3.get().listMultipartUploads(bucket(), keyPrefix())) {
+            for (Upload upload : s3.get().list(bucket(), keyPrefix())) {
                 found.add(new Leftover(Kind.MULTIPART_UPLOAD, URI.create("s3://" + bucket() + "/" + upload.key()),
                         upload.initiated(), upload.uploadId()));
             }
@@ -100,22 +100,31 @@ public final class Leftovers {
     /**
      * Deletes the file, or aborts the upload.
      *
+     * @return true if this call removed it, false if it was gone already
      * @throws IllegalArgumentException if a committed manifest names its location
      */
-    public void remove(Leftover leftover) throws IOException {
+    public boolean remove(Leftover leftover) throws IOException {
         if (namedByCommittedManifest(leftover)) {
             throw new IllegalArgumentException("refusing to remove " + leftover.location()
                     + ": a committed manifest names it");
         }
         if (leftover.kind() == Kind.MULTIPART_UPLOAD) {
-            s3.orElseThrow(() -> new IllegalStateException("no S3 client for " + base))
-                    .abortMultipartUpload(bucket(), leftover.location().getPath().substring(1), leftover.uploadId());
-            return;
+            return s3.orElseThrow(() -> new IllegalStateException("no S3 client for " + base))
+                    .abort(bucket(), leftover.location().getPath().substring(1), leftover.uploadId());
         }
         Path path = new Path(leftover.location());
-        if (!path.getFileSystem().delete(path, false) && path.getFileSystem().exists(path)) {
+        if (path.getFileSystem().delete(path, false)) {
+            return true;
+        }
+        if (path.getFileSystem().exists(path)) {
             throw new IOException("could not delete " + leftover.location());
         }
+        return false;
+    }
+
+    @Override
+    public void close() {
+        s3.ifPresent(MultipartUploads::close);
     }
 
     private List<Leftover> files() throws IOException {

@@ -7,17 +7,15 @@ import org.apache.flink.configuration.Configuration;
 
 /**
  * Where this process finds Flink's plugins (the S3 file system): the directory named by the system
- * property {@value #PLUGINS_DIR_PROPERTY}, which the {@code ./blob-ingest} launcher sets to the
+ * property {@value LaunchOptions#PLUGINS_DIR_PROPERTY}, which the {@code ./blob-ingest} launcher sets to the
  * {@code flink-plugins} directory shipped beside {@code blob-ingest.jar}.
  */
 final class FlinkPlugins {
 
-    static final String PLUGINS_DIR_PROPERTY = "blob-ingest.plugins-dir";
-
     private FlinkPlugins() {}
 
     static Optional<Path> directory() {
-        String directory = System.getProperty(PLUGINS_DIR_PROPERTY);
+        String directory = System.getProperty(LaunchOptions.PLUGINS_DIR_PROPERTY);
         return directory == null || directory.isBlank() ? Optional.empty() : Optional.of(Path.of(directory));
     }
 

@@ -27,7 +27,7 @@ import org.apache.flink.types.Either;
  * Fetches the bytes of an {@code ingest}-mode external blob through Flink's file systems and
  * places them like bytes that came in Kafka, or refuses the record with SPEC section 4's fetch
  * codes, checked in the SPEC's order: {@code too-large} (a whole object above {@code
- * external.max-bytes}), {@code not-found}, {@code bad-range} (the range ends beyond the object),
+ * placement.max-blob-size}), {@code not-found}, {@code bad-range} (the range ends beyond the object),
  * {@code fetch-failed} (anything else, once the transient failures have used up the tries).
  *
  * <p>Each try stats the object (one HEAD on S3) and, for a blob of at most the dedicated threshold,

@@ -23,6 +23,7 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -148,7 +149,7 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         threads = new ReadThreads("external-fetch-" + subtask + "-", MAX_THREADS_PER_SLOT * concurrency);
         MetricGroup metrics = getMetricGroup().addGroup("externalFetch");
         metrics.gauge("threads", (Gauge<Integer>) threads::alive);
-        retries = metrics.counter("retries");
+        retries = metrics.counter("retries", new ThreadSafeSimpleCounter()); // incremented by fetch threads
         latencyMs = metrics.histogram("latencyMs", new DescriptiveStatisticsHistogram(LATENCY_WINDOW));
         deadLetters = new EnumMap<>(DeadLetterCode.class);
         MetricGroup byCode = metrics.addGroup("deadLetters");

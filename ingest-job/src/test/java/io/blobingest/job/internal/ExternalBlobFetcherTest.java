@@ -134,7 +134,7 @@ class ExternalBlobFetcherTest {
 
         assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.TOO_LARGE);
         assertThat(deadLetter.detail()).isEqualTo(
-                large.toUri() + " is 501 bytes, the maximum is 500 bytes (external.max-bytes)");
+                large.toUri() + " is 501 bytes, the maximum is 500 bytes (placement.max-blob-size)");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.blobingest.objectlayer.pack;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.blobingest.objectlayer.BlobSets;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +20,7 @@ import java.util.regex.Pattern;
  * strings are restricted: {@code blob_set} as SPEC section 3 defines it, {@code created_by}
  * printable ASCII, so the only escapes JSON ever needs are {@code \"} and {@code \\}.
  *
- * @param blobSet the blob set the pack belongs to, {@code [0-9a-z-]{1,64}}
+ * @param blobSet the blob set the pack belongs to, {@value BlobSets#NAME_REGEX}
  * @param blobId the pack's sidecar id within the blob set, 1 to 2^32-1 (0 is reserved)
  * @param createdBy who wrote the pack, e.g. {@code blob-ingest/0.1.0}: 1 to 256 printable ASCII
  *     characters
@@ -32,22 +33,25 @@ public record RawPackMetadata(String blobSet, long blobId, String createdBy) {
     public static final List<String> V1_REQUIRED_FEATURES =
             List.of(RawPackFormat.FEATURE_BLOB_OBJECT_PACK);
 
-    private static final Pattern BLOB_SET = Pattern.compile("[0-9a-z-]{1,64}");
     private static final Pattern CREATED_BY = Pattern.compile("[\\x20-\\x7e]{1,256}");
+    /** What {@link #isValidCreatedBy} accepts, for error messages. */
+    public static final String CREATED_BY_RULE = "1 to 256 printable ASCII characters";
 
     public RawPackMetadata {
         Objects.requireNonNull(blobSet, "blobSet");
         Objects.requireNonNull(createdBy, "createdBy");
-        if (!BLOB_SET.matcher(blobSet).matches()) {
-            throw new IllegalArgumentException("blob_set must match [0-9a-z-]{1,64}, found \"" + blobSet + '"');
-        }
+        BlobSets.requireValidName(blobSet);
         if (blobId < 1 || blobId > 0xFFFF_FFFFL) {
             throw new IllegalArgumentException("blob_id must be a sidecar id in [1, 2^32-1], found " + blobId);
         }
-        if (!CREATED_BY.matcher(createdBy).matches()) {
-            throw new IllegalArgumentException(
-                    "created_by must be 1 to 256 printable ASCII characters, found \"" + createdBy + '"');
+        if (!isValidCreatedBy(createdBy)) {
+            throw new IllegalArgumentException("created_by must be " + CREATED_BY_RULE + ", found \"" + createdBy + '"');
         }
+    }
+
+    /** True if {@code createdBy} may be a pack's {@code created_by}: {@value #CREATED_BY_RULE}. */
+    public static boolean isValidCreatedBy(String createdBy) {
+        return CREATED_BY.matcher(createdBy).matches();
     }
 
     /** The metadata bytes of a pack with these counts. */

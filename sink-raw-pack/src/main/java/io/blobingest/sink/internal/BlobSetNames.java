@@ -7,7 +7,7 @@ import java.util.UUID;
  * Names the blob sets one writer instance opens: {@code <run>-<subtask>-<sequence>}, where
  * {@code run} is 32 random hex digits drawn when the writer is created. A new run id on every
  * start and restore keeps names unique across jobs, subtasks and restarts without coordination;
- * at most 32 + 1 + 10 + 1 + 19 = 63 characters, within {@code [0-9a-z-]{1,64}}.
+ * at most 32 + 1 + 10 + 1 + 19 = 63 characters, within {@value BlobSets#NAME_REGEX}.
  */
 final class BlobSetNames {
 

@@ -101,7 +101,7 @@ public final class DescriptorManifestReader implements Closeable {
             String blobSet = metadata.get(DescriptorManifestSchema.META_BLOB_SET);
             if (!BlobSets.isValidName(blobSet)) {
                 throw new ManifestFormatException(
-                        location, "bad blob_set metadata: expected [0-9a-z-]{1,64}, found " + quote(blobSet));
+                        location, "bad blob_set metadata: expected " + BlobSets.NAME_REGEX + ", found " + quote(blobSet));
             }
             List<String> requiredFeatures = requiredFeatures(
                     location, metadata.get(DescriptorManifestSchema.META_REQUIRED_FEATURES));

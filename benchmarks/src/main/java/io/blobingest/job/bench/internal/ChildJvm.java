@@ -1,5 +1,6 @@
 package io.blobingest.job.bench.internal;
 
+import io.blobingest.job.cli.LaunchOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,12 +17,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChildJvm {
 
-    /** Options the {@code blob-ingest} launcher gives every JVM: Arrow needs them. */
-    static final List<String> ADD_OPENS = List.of(
-            "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/java.util=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED");
-    private static final String PLUGINS_DIR_PROPERTY = "blob-ingest.plugins-dir";
     private static final long TIMEOUT_MINUTES = 30;
     private static final int LOG_LINES_ON_FAILURE = 30;
 
@@ -60,10 +55,10 @@ public final class ChildJvm {
         Files.deleteIfExists(result);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ADD_OPENS);
-        String plugins = System.getProperty(PLUGINS_DIR_PROPERTY);
+        command.addAll(LaunchOptions.ADD_OPENS);
+        String plugins = System.getProperty(LaunchOptions.PLUGINS_DIR_PROPERTY);
         if (plugins != null) {
-            command.add("-D" + PLUGINS_DIR_PROPERTY + "=" + plugins);
+            command.add("-D" + LaunchOptions.PLUGINS_DIR_PROPERTY + "=" + plugins);
         }
         if (profile) {
             command.add("-D" + ChildProfiler.FILES_PROPERTY + "=" + directory.resolve(contender));
