@@ -3,6 +3,7 @@ package io.blobingest.job;
 import io.blobingest.job.internal.CheckDescriptorSize;
 import io.blobingest.job.internal.ClassifyRecords;
 import io.blobingest.job.internal.CountDeadLetters;
+import io.blobingest.job.internal.DescriptorOutputs;
 import io.blobingest.job.internal.ExternalBlobFetcher;
 import io.blobingest.job.internal.ExternalFetchSettings;
 import io.blobingest.job.internal.FetchExternalBlobsFactory;
@@ -16,7 +17,9 @@ import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
+import io.blobingest.sink.DescriptorOutput;
 import io.blobingest.sink.RawPackSink;
+import io.blobingest.sink.RawPackSinkBuilder;
 import io.blobingest.sink.RawPackSinkOptions;
 import java.util.List;
 import org.apache.flink.api.common.ExecutionConfig;
@@ -106,12 +109,15 @@ public final class IngestJob {
         records.getExecutionEnvironment().getConfig().enableObjectReuse();
         BlobRecordClassifier classifier = classifier(config);
         ExternalFetchSettings fetchSettings = ExternalFetchSettings.fromConfig(config);
-        RawPackSink sink = RawPackSink.builder()
+        RawPackSinkBuilder sinkBuilder = RawPackSink.builder()
                 .setConfiguration(config)
                 .setDescriptorSink(hooks.descriptorSink(kafka.descriptorSink()), new KafkaDescriptorDeliveryCheck(
                         kafka.adminProperties(), kafka.descriptorTransactionalIdPrefix()))
-                .setExternalReadRetries(fetchSettings.retries())
-                .build();
+                .setExternalReadRetries(fetchSettings.retries());
+        for (DescriptorOutput output : DescriptorOutputs.fromConfig(config, userClassLoader())) {
+            sinkBuilder.addDescriptorOutput(hooks.descriptorOutput(output));
+        }
+        RawPackSink sink = sinkBuilder.build();
 
         SingleOutputStreamOperator<Either<PlacedBlob, ExternalFetch>> classified = records
                 .process(new ClassifyRecords(classifier), ClassifyRecords.OUTPUT_TYPE)
@@ -160,9 +166,20 @@ public final class IngestJob {
         default Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
             return sink;
         }
+
+        /** May wrap each further descriptor output the configuration enables (a Lance dataset). */
+        default DescriptorOutput descriptorOutput(DescriptorOutput output) {
+            return output;
+        }
     }
 
     /** Fetches external blobs and passes placed ones through, in the chain from source to sink. */
+    /** Under {@code flink run} the user code class loader, which sees the job jar and the {@code -C} jars. */
+    private static ClassLoader userClassLoader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : IngestJob.class.getClassLoader();
+    }
+
     private static SingleOutputStreamOperator<PlacedBlob> fetchExternalBlobs(
             DataStream<Either<PlacedBlob, ExternalFetch>> classified, ReadableConfig config,
             ExternalFetchSettings settings) {

@@ -67,6 +67,12 @@ class JobJarContentsITCase {
                 "io/blobingest/job/cli/PackCommand", "io/blobingest/job/cli/GcCommand")).isEmpty();
     }
 
+    /** Lance and its natives make 194 MB; a cluster adds them with sink-lance's blob-ingest-lance.jar (docs/lance.md). */
+    @Test
+    void holdsNoLance() {
+        assertThat(entriesUnder("org/lance/", "io/blobingest/lance/", "nativelib/", "org/apache/arrow/c/")).isEmpty();
+    }
+
     /** The entries under any of {@code prefixes}; the first few, enough to name what leaked in. */
     private static List<String> entriesUnder(String... prefixes) {
         return entries.stream().filter(name -> Stream.of(prefixes).anyMatch(name::startsWith)).limit(10).toList();

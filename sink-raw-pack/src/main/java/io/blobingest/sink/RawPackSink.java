@@ -28,6 +28,7 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
  * Writes {@link PlacedBlob}s, exactly once, as Lance Blob v2 objects (Raw Packs, Dedicated
@@ -78,11 +79,14 @@ public final class RawPackSink
     private final SinkSettings settings;
     private final Sink<DescriptorRow> descriptorSink;
     private final DescriptorDeliveryCheck deliveryCheck;
+    private final List<DescriptorOutput> descriptorOutputs;
 
-    RawPackSink(SinkSettings settings, Sink<DescriptorRow> descriptorSink, DescriptorDeliveryCheck deliveryCheck) {
+    RawPackSink(SinkSettings settings, Sink<DescriptorRow> descriptorSink, DescriptorDeliveryCheck deliveryCheck,
+            List<DescriptorOutput> descriptorOutputs) {
         this.settings = settings;
         this.descriptorSink = descriptorSink;
         this.deliveryCheck = deliveryCheck;
+        this.descriptorOutputs = List.copyOf(descriptorOutputs);
     }
 
     public static RawPackSinkBuilder builder() {
@@ -120,12 +124,12 @@ public final class RawPackSink
     }
 
     /**
-     * With a descriptor sink and checkpointing, the end of input is held back until the last blob
-     * set's descriptors are delivered ({@link DescriptorDrainOperator}).
+     * With a descriptor sink or output and checkpointing, the end of input is held back until the
+     * last blob set's descriptors are delivered ({@link DescriptorDrainOperator}).
      */
     @Override
     public DataStream<PlacedBlob> addPreWriteTopology(DataStream<PlacedBlob> input) {
-        if (descriptorSink == null || !input.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled()) {
+        if (!emitsDescriptors() || !input.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled()) {
             return input;
         }
         return input.transform("Drain descriptors at end of input", input.getType(), new DescriptorDrainOperator.Factory<>())
@@ -134,15 +138,29 @@ public final class RawPackSink
 
     @Override
     public void addPostCommitTopology(DataStream<CommittableMessage<BlobSetCommittable>> committed) {
-        if (descriptorSink == null) {
+        if (!emitsDescriptors()) {
             return;
         }
-        committed
-                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class), new CommittedDescriptorEmitter(settings, deliveryCheck))
-                .uid("descriptor-emitter")
-                .sinkTo(descriptorSink)
-                .name("Descriptor sink")
-                .uid("descriptor-sink");
+        SingleOutputStreamOperator<DescriptorRow> rows = committed
+                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class),
+                        new CommittedDescriptorEmitter(settings, deliveryCheck, !descriptorOutputs.isEmpty()))
+                .uid("descriptor-emitter");
+        // The further outputs commit on their own: they get each set once, not the emitter's
+        // re-emissions for an aborted descriptor transaction.
+        DataStream<DescriptorRow> once = rows.getSideOutput(CommittedDescriptorEmitter.ONCE);
+        for (DescriptorOutput output : descriptorOutputs) {
+            output.attach(once);
+        }
+        // Last: Flink 2.2 expands a sink nested in a post-commit topology while iterating over the
+        // outer expansion's transformations, and fails with a ConcurrentModificationException
+        // unless the nested sink is the last of them (SinkTransformationTranslator.SinkExpander).
+        if (descriptorSink != null) {
+            rows.sinkTo(descriptorSink).name("Descriptor sink").uid("descriptor-sink");
+        }
+    }
+
+    private boolean emitsDescriptors() {
+        return descriptorSink != null || !descriptorOutputs.isEmpty();
     }
 
     private RecoverableWriter recoverableWriter() throws IOException {

@@ -5,6 +5,7 @@ import io.blobingest.objectlayer.pack.RawPackMetadata;
 import io.blobingest.sink.internal.SinkSettings;
 import io.blobingest.storage.RetryPolicy;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -49,6 +50,7 @@ public final class RawPackSinkBuilder {
     private final Configuration options = new Configuration();
     private Sink<DescriptorRow> descriptorSink;
     private DescriptorDeliveryCheck deliveryCheck;
+    private final List<DescriptorOutput> descriptorOutputs = new ArrayList<>();
     private RetryPolicy externalReadRetries = DEFAULT_EXTERNAL_READ_RETRIES;
 
     RawPackSinkBuilder() {}
@@ -124,6 +126,15 @@ public final class RawPackSinkBuilder {
     }
 
     /**
+     * Adds an output of committed descriptors beside the descriptor sink (a Lance dataset, say); it
+     * sees the same rows, with the same guarantee that their bytes are committed first.
+     */
+    public RawPackSinkBuilder addDescriptorOutput(DescriptorOutput output) {
+        descriptorOutputs.add(Objects.requireNonNull(output, "output"));
+        return this;
+    }
+
+    /**
      * How the copy of a Dedicated blob from its external object ({@code PlacedBlob#source()}) is
      * retried after a transient read failure: each try starts over in a fresh in-progress file.
      * Default: {@link #DEFAULT_EXTERNAL_READ_RETRIES}.
@@ -145,7 +156,7 @@ public final class RawPackSinkBuilder {
                 options.get(RawPackSinkOptions.ALLOW_OLDER_RESTORE),
                 options.get(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT),
                 options.get(RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT));
-        return new RawPackSink(settings, descriptorSink, deliveryCheck);
+        return new RawPackSink(settings, descriptorSink, deliveryCheck, descriptorOutputs);
     }
 
     private void sanityCheck() {

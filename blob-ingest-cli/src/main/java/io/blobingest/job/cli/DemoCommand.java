@@ -11,10 +11,12 @@ import io.blobingest.job.demo.DemoRecordKind;
 import io.blobingest.job.demo.DemoVerifier;
 import io.blobingest.job.demo.DemoWorkload;
 import io.blobingest.job.demo.ExternalFiles;
+import io.blobingest.job.demo.LanceReadBack;
 import io.blobingest.job.demo.ProgressLine;
 import io.blobingest.job.demo.QuietLogs;
 import io.blobingest.job.demo.Verification;
 import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
+import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.sink.RawPackSinkOptions;
@@ -90,6 +92,11 @@ public final class DemoCommand implements Callable<Integer> {
                     + " 'descriptors tail'; Ctrl-C stops both.")
     boolean keepRunning;
 
+    @Option(names = "--lance",
+            description = "Also write the descriptors as a Lance dataset (sink.lance.dataset-uri, under --base in"
+                    + " _lance/demo.lance) and read every blob back with Lance's takeBlobs.")
+    boolean lance;
+
     private PrintWriter out;
     private PrintWriter err;
 
@@ -158,6 +165,7 @@ public final class DemoCommand implements Callable<Integer> {
         Verification verification = new DemoVerifier(workload, directory.base().toUri(), bootstrap)
                 .verify(DESCRIPTOR_TOPIC, DEAD_LETTER_TOPIC, READ_BACK_TIMEOUT);
         printVerification(verification);
+        boolean lanceMatched = !lance || checkLance(workload, directory);
         out.printf(Locale.ROOT, "elapsed %.1f s (job %.1f s, read-back %.1f s)%n",
                 seconds(System.nanoTime() - started), jobTime.toMillis() / 1000.0,
                 seconds(System.nanoTime() - verifyStarted));
@@ -165,7 +173,24 @@ public final class DemoCommand implements Callable<Integer> {
         if (keepRunning) {
             keepRunningUntilInterrupted(broker.bootstrapServers(), directory);
         }
-        return verification.everyBlobMatched() ? BlobIngestCli.EXIT_OK : BlobIngestCli.EXIT_FAULT;
+        return verification.everyBlobMatched() && lanceMatched ? BlobIngestCli.EXIT_OK : BlobIngestCli.EXIT_FAULT;
+    }
+
+    private boolean checkLance(DemoWorkload workload, DemoDirectory directory) throws IOException {
+        err.println("reading every blob back through Lance's takeBlobs ...");
+        LanceReadBack readBack = LanceReadBack.check(workload, directory.lanceDataset().toString());
+        out.printf(Locale.ROOT, "Lance dataset %s: %,d rows, %,d blobs read back by Lance's takeBlobs and matched%n",
+                directory.lanceDataset(), readBack.rows(), readBack.blobsMatched());
+        for (String problem : readBack.problems()) {
+            out.println("  " + problem);
+        }
+        if (readBack.problemCount() > readBack.problems().size()) {
+            out.printf("... and %d more problems%n", readBack.problemCount() - readBack.problems().size());
+        }
+        out.println(readBack.everyBlobMatched()
+                ? "OK: Lance reads every blob back"
+                : "FAILED: Lance does not read every blob back");
+        return readBack.everyBlobMatched();
     }
 
     private void printPlan(DemoWorkload workload, DemoDirectory directory) {
@@ -213,6 +238,9 @@ public final class DemoCommand implements Callable<Integer> {
         } else {
             // The demo's broker lives and dies with this JVM: there is no restart to protect.
             args.add("--fresh");
+        }
+        if (lance) {
+            args.addAll(List.of("-D", LanceOutputOptions.DATASET_URI.key() + "=" + directory.lanceDataset()));
         }
         return args;
     }

@@ -14,6 +14,7 @@ public final class DemoDirectory {
 
     static final String MARKER = ".blob-ingest-demo";
     static final String EXTERNAL = "_external";
+    static final String LANCE_DATASET = "_lance/demo.lance";
 
     private final Path base;
 
@@ -38,5 +39,10 @@ public final class DemoDirectory {
     /** Where the External records' files are; the demo allow-lists exactly this directory. */
     public Path externalDirectory() {
         return base.resolve(EXTERNAL);
+    }
+
+    /** Where {@code demo --lance} has the job write its Lance dataset. */
+    public Path lanceDataset() {
+        return base.resolve(LANCE_DATASET);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.IngestJobOptions;
 import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
 import java.io.IOException;
@@ -36,7 +37,7 @@ class ConfigurationDocsTest {
     private static final Path README = Path.of("").toAbsolutePath().getParent().resolve("README.md");
     private static final Pattern TABLE_KEY = Pattern.compile("^\\| `([a-z0-9.-]+)` \\|");
     private static final List<Class<?>> OPTION_CLASSES =
-            List.of(IngestJobOptions.class, BlobKafkaOptions.class, RawPackSinkOptions.class);
+            List.of(IngestJobOptions.class, BlobKafkaOptions.class, RawPackSinkOptions.class, LanceOutputOptions.class);
 
     @TempDir Path dir;
 

@@ -35,4 +35,18 @@ class DemoCommandITCase {
         assertThat(base.resolve("_descriptors")).isDirectoryContaining("glob:**.arrow");
         assertThat(Files.list(base.resolve("_external"))).hasSize(4);
     }
+
+    @Test
+    void withLanceEveryBlobAlsoReadsBackThroughLancesTakeBlobs() throws Exception {
+        Path base = dir.resolve("demo-output");
+
+        CliRun run = CliRun.of("demo", "--base", base.toString(), "--blobs", "150", "--seed", "7", "--lance");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out())
+                .contains("OK: every blob matched")
+                .containsPattern("Lance dataset .*demo\\.lance: 144 rows, 144 blobs read back by Lance's takeBlobs and matched")
+                .contains("OK: Lance reads every blob back");
+        assertThat(base.resolve("_lance").resolve("demo.lance")).isDirectory();
+    }
 }

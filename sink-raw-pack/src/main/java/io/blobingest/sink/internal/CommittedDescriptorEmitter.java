@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.metrics.Counter;
@@ -23,6 +24,7 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.util.SimpleVersionedListState;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +55,11 @@ import org.slf4j.LoggerFactory;
  * sink can no longer take records. {@link DescriptorDrainOperator} prevents that by committing
  * and delivering everything before the end of input passes; should a set still arrive after it,
  * it is logged as an error and counted in {@code blobSetsNotDelivered}, never dropped silently.
+ *
+ * <p>Further descriptor outputs (a Lance dataset) commit with their own checkpoints and do not
+ * lose a committed epoch with the descriptor sink: they read {@link #ONCE}, where each committed
+ * set's rows are emitted when it first arrives from the committer and not again when an aborted
+ * descriptor transaction makes this operator send them to the descriptor sink a second time.
  */
 public final class CommittedDescriptorEmitter extends AbstractStreamOperator<DescriptorRow>
         implements OneInputStreamOperator<CommittableMessage<BlobSetCommittable>, DescriptorRow>, BoundedOneInput {
@@ -64,10 +71,18 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
     private static final ListStateDescriptor<byte[]> PENDING_DELIVERIES =
             new ListStateDescriptor<>("pending-descriptor-deliveries", BytePrimitiveArraySerializer.INSTANCE);
 
+    /**
+     * The rows of each committed set as the committer hands it over, never the re-emissions of an
+     * aborted descriptor epoch; filled only when built with {@code emitOnce}.
+     */
+    public static final OutputTag<DescriptorRow> ONCE =
+            new OutputTag<>("committed-descriptors-once", TypeInformation.of(DescriptorRow.class));
+
     /** Null: no check, nothing kept (a descriptor sink that cannot lose a committed epoch). */
     private final DescriptorDeliveryCheck deliveryCheck;
     private final String basePath;
     private final boolean allowOlderRestore;
+    private final boolean emitOnce;
 
     private transient StreamRecord<DescriptorRow> reuse;
     private transient Counter rowsEmitted;
@@ -86,8 +101,10 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
     private transient DescriptorDeliveryCheck.Session checkSession;
     private transient DeliveryMarkers markers;
 
-    public CommittedDescriptorEmitter(SinkSettings settings, DescriptorDeliveryCheck deliveryCheck) {
+    /** @param emitOnce whether to fill {@link #ONCE} as well (there are further descriptor outputs) */
+    public CommittedDescriptorEmitter(SinkSettings settings, DescriptorDeliveryCheck deliveryCheck, boolean emitOnce) {
         this.deliveryCheck = deliveryCheck;
+        this.emitOnce = emitOnce;
         this.basePath = settings.basePath();
         this.allowOlderRestore = settings.allowOlderRestore();
     }
@@ -173,11 +190,12 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
                     set.blobSet(), committed.getCheckpointId(), set.rowCount(), set.manifestPath());
             return;
         }
-        emit(EmittedBlobSet.of(set));
+        emit(EmittedBlobSet.of(set), true);
         blobSetsEmitted.inc();
     }
 
-    private void emit(EmittedBlobSet set) throws IOException {
+    private void emit(EmittedBlobSet set, boolean firstTime) throws IOException {
+        boolean once = firstTime && emitOnce;
         long rows;
         try (DescriptorManifestReader manifest = DescriptorManifestReader.open(set.manifestPath())) {
             if (!manifest.blobSet().equals(set.blobSet())) {
@@ -187,6 +205,9 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
             long[] count = {0};
             manifest.forEachRow(row -> {
                 output.collect(reuse.replace(row));
+                if (once) {
+                    output.collect(ONCE, reuse.replace(row));
+                }
                 count[0]++;
             });
             rows = count[0];
@@ -270,7 +291,7 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
                         + "or a fencing producer): sending the descriptors of its {} blob sets {} again, into epoch {}",
                 delivery.subtask(), delivery.epoch(), delivery.sets().size(), delivery.blobSetNames(), currentEpoch);
         for (EmittedBlobSet set : delivery.sets()) {
-            emit(set);
+            emit(set, false);
             blobSetsReEmitted.inc();
         }
     }

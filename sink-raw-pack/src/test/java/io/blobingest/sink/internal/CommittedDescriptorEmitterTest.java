@@ -71,6 +71,24 @@ class CommittedDescriptorEmitterTest {
     }
 
     @Test
+    void furtherOutputsGetACommittedSetOnceAndNotItsReEmissionForAnAbortedEpoch() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable set = committedSet(writers);
+        try (var harness = new OneInputStreamOperatorTestHarness<>(
+                new CommittedDescriptorEmitter(writers.settings, new ScriptedCheck(testId), true))) {
+            harness.open();
+            harness.processElement(committed(set, 1));
+            harness.snapshot(1, 1);
+            outcome(1, Outcome.ABORTED);
+            harness.notifyOfCompletedCheckpoint(1);
+
+            assertThat(rows(harness)).as("to the descriptor sink: the set, and again").hasSize(2 * (int) set.rowCount());
+            assertThat(harness.getSideOutput(CommittedDescriptorEmitter.ONCE)).as("to further outputs: the set once")
+                    .hasSize((int) set.rowCount());
+        }
+    }
+
+    @Test
     void aCheckFailureFailsTheNotificationAndTheEpochStaysInTheCheckpoint() throws Exception {
         WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
         BlobSetCommittable set = committedSet(writers);
@@ -141,7 +159,7 @@ class CommittedDescriptorEmitterTest {
     private OneInputStreamOperatorTestHarness<CommittableMessage<BlobSetCommittable>, DescriptorRow> harness(
             WriterHarness writers) throws Exception {
         return new OneInputStreamOperatorTestHarness<>(
-                new CommittedDescriptorEmitter(writers.settings, new ScriptedCheck(testId)));
+                new CommittedDescriptorEmitter(writers.settings, new ScriptedCheck(testId), false));
     }
 
     private void outcome(long epoch, Outcome outcome) {

@@ -1,0 +1,159 @@
+package io.blobingest.lance.internal;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.lance.Dataset;
+import org.lance.FragmentMetadata;
+import org.lance.operation.Append;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Lance output's single committer (parallelism 1), after Iceberg's Flink committer: the
+ * fragments that reach it before checkpoint N's barrier become, when N completes, one Lance
+ * {@code Append} transaction whose properties carry the job id and N. Until then they are in its
+ * state, so a failure between the checkpoint and the commit loses nothing.
+ *
+ * <p>A commit is applied once: after a restore the committer looks up, per job, the highest
+ * checkpoint already in the dataset ({@link LanceCommitHistory}) and commits only the restored
+ * checkpoints above it, so a commit that succeeded just before a failure (or whose success was
+ * never reported) is recognised and skipped. Checkpoints commit in order, one transaction each.
+ */
+public final class LanceCommitter extends AbstractStreamOperator<Void> implements OneInputStreamOperator<byte[], Void> {
+
+    private static final long serialVersionUID = 1L;
+
+    private static final Logger LOG = LoggerFactory.getLogger(LanceCommitter.class);
+    private static final PendingCommitSerializer SERIALIZER = new PendingCommitSerializer();
+
+    private final LanceSettings settings;
+
+    private transient BufferAllocator allocator;
+    private transient ListState<byte[]> pendingState;
+    private transient NavigableMap<Long, PendingCommit> pending;
+    private transient List<FragmentMetadata> sinceLastCheckpoint;
+    private transient String jobId;
+    private transient Counter transactionsCommitted;
+    private transient Counter transactionsSkipped;
+
+    public LanceCommitter(LanceSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        allocator = new RootAllocator();
+        jobId = getRuntimeContext().getJobInfo().getJobId().toString();
+        pending = new TreeMap<>();
+        sinceLastCheckpoint = new ArrayList<>();
+        transactionsCommitted = getMetricGroup().counter("lanceTransactionsCommitted");
+        transactionsSkipped = getMetricGroup().counter("lanceTransactionsAlreadyCommitted");
+        pendingState = context.getOperatorStateStore()
+                .getListState(new ListStateDescriptor<>("lance-pending-commits", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        List<PendingCommit> restored = new ArrayList<>();
+        for (byte[] bytes : pendingState.get()) {
+            restored.add(SimpleVersionedSerialization.readVersionAndDeSerialize(SERIALIZER, bytes));
+        }
+        try (Dataset dataset = LanceDatasets.openOrCreate(settings, allocator)) {
+            commitRestored(dataset, restored);
+        }
+    }
+
+    @Override
+    public void processElement(StreamRecord<byte[]> element) throws Exception {
+        sinceLastCheckpoint.addAll(PendingCommitSerializer.deserializeFragments(element.getValue()));
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        if (!sinceLastCheckpoint.isEmpty()) {
+            long checkpointId = context.getCheckpointId();
+            pending.put(checkpointId, new PendingCommit(jobId, checkpointId, sinceLastCheckpoint));
+            sinceLastCheckpoint = new ArrayList<>();
+        }
+        List<byte[]> serialized = new ArrayList<>(pending.size());
+        for (PendingCommit commit : pending.values()) {
+            serialized.add(SimpleVersionedSerialization.writeVersionAndSerialize(SERIALIZER, commit));
+        }
+        pendingState.update(serialized);
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        NavigableMap<Long, PendingCommit> due = pending.headMap(checkpointId, true);
+        if (due.isEmpty()) {
+            return;
+        }
+        // A failure here fails the task (Flink fails it when a notification throws); the due
+        // commits stay in the last checkpoint's state, and the restored committer commits them.
+        try (Dataset dataset = LanceDatasets.open(settings, allocator)) {
+            for (PendingCommit commit : due.values()) {
+                commit(dataset, commit);
+            }
+        } catch (RuntimeException e) {
+            throw new IOException("cannot commit checkpoints " + due.keySet() + " to Lance dataset "
+                    + settings.datasetUri() + "; their fragments stay in the checkpoint's state and are committed "
+                    + "when it is restored", e);
+        }
+        due.clear();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (allocator != null) {
+            allocator.close();
+        }
+        super.close();
+    }
+
+    private void commitRestored(Dataset dataset, List<PendingCommit> restored) {
+        Map<String, OptionalLong> lastCommitted = new HashMap<>();
+        restored.sort((a, b) -> Long.compare(a.checkpointId(), b.checkpointId()));
+        for (PendingCommit commit : restored) {
+            OptionalLong last = lastCommitted.computeIfAbsent(
+                    commit.jobId(), job -> LanceCommitHistory.lastCommittedCheckpoint(dataset, job));
+            if (last.isPresent() && commit.checkpointId() <= last.getAsLong()) {
+                LOG.info("Lance dataset {} already holds checkpoint {} of job {}; not committing it again",
+                        settings.datasetUri(), commit.checkpointId(), commit.jobId());
+                transactionsSkipped.inc();
+            } else {
+                commit(dataset, commit);
+            }
+        }
+    }
+
+    private void commit(Dataset dataset, PendingCommit commit) {
+        dataset.checkoutLatest();
+        try (Dataset committed = dataset.newTransactionBuilder()
+                .operation(Append.builder().fragments(commit.fragments()).build())
+                .transactionProperties(LanceCommitHistory.properties(commit))
+                .build()
+                .commit()) {
+            transactionsCommitted.inc();
+            LOG.info("Committed checkpoint {} of job {} to Lance dataset {} as version {} ({} fragments)",
+                    commit.checkpointId(), commit.jobId(), settings.datasetUri(), committed.version(),
+                    commit.fragments().size());
+        }
+    }
+}

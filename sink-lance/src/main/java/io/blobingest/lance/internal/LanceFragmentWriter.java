@@ -1,0 +1,100 @@
+package io.blobingest.lance.internal;
+
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.storage.FlinkFileSystemStorage;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+
+/**
+ * The Lance output's parallel half: collects the committed descriptors that arrive between two
+ * checkpoints and, just before each barrier (and at the end of input), writes them as Lance
+ * fragments, handing their metadata to {@link LanceCommitter}. The fragments' data files are not
+ * part of any dataset version until the committer's transaction names them.
+ *
+ * <p>Holds no state: rows not yet written when a failure strikes are delivered again after the
+ * restore (the Raw Pack sink's committer re-emits what its restored checkpoint holds), and data
+ * files written but never committed are unreferenced files, which Lance's cleanup removes.
+ */
+public final class LanceFragmentWriter extends AbstractStreamOperator<byte[]>
+        implements OneInputStreamOperator<DescriptorRow, byte[]> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final LanceSettings settings;
+
+    private transient List<DescriptorRow> rows;
+    private transient BlobReferences references;
+    private transient BufferAllocator allocator;
+    private transient Counter rowsWritten;
+
+    public LanceFragmentWriter(LanceSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        rows = new ArrayList<>();
+        references = new BlobReferences(URI.create(settings.blobBase()), new FlinkFileSystemStorage());
+        allocator = new RootAllocator();
+        rowsWritten = getMetricGroup().counter("lanceRowsWritten");
+    }
+
+    @Override
+    public void processElement(StreamRecord<DescriptorRow> element) {
+        rows.add(element.getValue());
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        writeFragments();
+    }
+
+    @Override
+    public void finish() throws Exception {
+        writeFragments();
+        super.finish();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (allocator != null) {
+            allocator.close();
+        }
+        super.close();
+    }
+
+    private void writeFragments() throws Exception {
+        if (rows.isEmpty()) {
+            return;
+        }
+        List<LanceBlob> blobs = new ArrayList<>(rows.size());
+        for (DescriptorRow row : rows) {
+            blobs.add(references.resolve(row));
+        }
+        references.forgetFooters();
+        List<FragmentMetadata> fragments;
+        try (VectorSchemaRoot batch = LanceRowSchema.batch(allocator, rows, blobs)) {
+            fragments = Fragment.write()
+                    .datasetUri(settings.datasetUri())
+                    .allocator(allocator)
+                    .data(batch)
+                    .writeParams(settings.writeParams())
+                    .execute();
+        }
+        rowsWritten.inc(rows.size());
+        rows.clear();
+        output.collect(new StreamRecord<>(PendingCommitSerializer.serializeFragments(fragments)));
+    }
+}

@@ -1,0 +1,44 @@
+package io.blobingest.lance.internal;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.lance.BasePath;
+import org.lance.WriteParams;
+
+/**
+ * What the Lance output's operators need: the dataset, the blob base its references point into
+ * and Lance's object store options.
+ *
+ * @param blobBase {@code sink.raw-pack.base-path} as a URI; registered as the dataset's external blob base
+ *     so that references into it are stored relative to it
+ */
+public record LanceSettings(String datasetUri, String blobBase, Map<String, String> storageOptions)
+        implements Serializable {
+
+    /** Blob v2 needs Lance file format 2.2. */
+    public static final String FILE_FORMAT = "2.2";
+    /** The id of {@link #blobBase} among the dataset's bases. */
+    public static final int BLOB_BASE_ID = 1;
+    public static final String BLOB_BASE_NAME = "blob-ingest";
+
+    public LanceSettings {
+        storageOptions = Map.copyOf(new TreeMap<>(storageOptions));
+    }
+
+    /**
+     * File format 2.2, the blob base registered, Lance's default reference mode for External
+     * inputs. URIs outside the base (External descriptors of {@code blob.mode=reference}) are kept
+     * as absolute URIs instead of being refused.
+     */
+    public WriteParams writeParams() {
+        return new WriteParams.Builder()
+                .withDataStorageVersion(FILE_FORMAT)
+                .withInitialBases(List.of(new BasePath(BLOB_BASE_ID, Optional.of(BLOB_BASE_NAME), blobBase, false)))
+                .withAllowExternalBlobOutsideBases(true)
+                .withStorageOptions(storageOptions)
+                .build();
+    }
+}
