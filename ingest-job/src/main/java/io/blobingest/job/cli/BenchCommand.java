@@ -3,6 +3,7 @@ package io.blobingest.job.cli;
 import io.blobingest.job.bench.BenchWorkload;
 import io.blobingest.job.bench.ContenderFigures;
 import io.blobingest.job.bench.ReadFigures;
+import io.blobingest.job.bench.S3ReadFigures;
 import io.blobingest.job.bench.WorkloadOutcome;
 import io.blobingest.job.bench.internal.BenchRunner;
 import io.blobingest.job.bench.internal.ChildJvm;
@@ -11,6 +12,7 @@ import io.blobingest.job.demo.QuietLogs;
 import io.blobingest.job.internal.OwnedDirectory;
 import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
 import io.blobingest.objectlayer.ObjectLayer;
+import io.blobingest.objectlayer.storage.ReadTuning;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -83,6 +85,21 @@ public final class BenchCommand implements Callable<Integer> {
                     + " and print where its CPU time went; flame graphs and summaries beside the contenders' logs.")
     boolean profile;
 
+    @Option(names = "--s3",
+            description = "Also read the small and frames workloads' sample back over s3://: an S3 server in the read"
+                    + " side's JVM behind a latency-injecting proxy; Object Layer batches, one at a time, Lance's"
+                    + " scheduler as a baseline, and the ideal.")
+    boolean s3;
+
+    @Option(names = "--s3-latency", defaultValue = "20ms",
+            description = "With --s3: the proxy's delay before each response's first byte (default: ${DEFAULT-VALUE}).")
+    String s3Latency;
+
+    @Option(names = "--s3-bandwidth", defaultValue = "0",
+            description = "With --s3: the proxy's bandwidth cap over all connections, e.g. 200mb (per second); 0 for"
+                    + " none (default: ${DEFAULT-VALUE}).")
+    String s3Bandwidth;
+
     private PrintWriter out;
     private PrintWriter err;
 
@@ -119,6 +136,7 @@ public final class BenchCommand implements Callable<Integer> {
                 outcomes.size(), (System.nanoTime() - started) / 1e9, directory);
         problems.forEach(problem -> out.println("FAILED " + problem));
         outcomes.forEach(outcome -> out.println(outcome.resultLine()));
+        outcomes.forEach(outcome -> out.println(outcome.streamingResultLine()));
         out.flush();
         return problems.isEmpty() ? BlobIngestCli.EXIT_OK : BlobIngestCli.EXIT_FAULT;
     }
@@ -158,7 +176,26 @@ public final class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "--checkpoint-interval: not a duration: '" + checkpointInterval + "' (e.g. 2s, 1min)");
         }
-        return new BenchRunner.Settings(preload, parallelism, checkpointInterval, readSample, seed, profile);
+        return new BenchRunner.Settings(preload, parallelism, checkpointInterval, readSample, seed, profile, s3Settings());
+    }
+
+    private Optional<BenchRunner.S3Settings> s3Settings() {
+        if (!s3) {
+            return Optional.empty();
+        }
+        Duration latency;
+        try {
+            latency = TimeUtils.parseDuration(s3Latency);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--s3-latency: not a duration: '" + s3Latency + "' (e.g. 20ms)");
+        }
+        long bandwidth;
+        try {
+            bandwidth = MemorySize.parse(s3Bandwidth).getBytes();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--s3-bandwidth: not a size: '" + s3Bandwidth + "' (e.g. 200mb, 0)");
+        }
+        return Optional.of(new BenchRunner.S3Settings(latency, bandwidth));
     }
 
     private void print(WorkloadOutcome outcome) {
@@ -200,8 +237,47 @@ public final class BenchCommand implements Callable<Integer> {
                 read.batchVsRaw(), WorkloadOutcome.TARGET_READ_VS_RAW, met(read.batchVsRaw() <= WorkloadOutcome.TARGET_READ_VS_RAW),
                 read.requestsSingleVsBatch(), WorkloadOutcome.TARGET_READ_REQUESTS_RATIO,
                 requestsTarget ? ": " + met(read.requestsSingleVsBatch() >= WorkloadOutcome.TARGET_READ_REQUESTS_RATIO) : " on small");
+        outcome.s3Read().ifPresent(this::printS3);
         out.println(outcome.resultLine());
         out.flush();
+    }
+
+    private void printS3(S3ReadFigures s3) {
+        out.printf(Locale.ROOT, "read side over s3:// (S3Proxy in the read side's JVM behind a proxy adding %d ms before each"
+                        + " response's first byte, %s): the same %,d descriptors (%,.1f MB) in %,d objects, %,d verified by"
+                        + " crc32c; median of %d rounds after a warm-up%n",
+                s3.delay().toMillis(), s3.bandwidth() > 0 ? String.format(Locale.ROOT, "at most %.0f MB/s", s3.bandwidth() / 1e6)
+                        : "no bandwidth cap", s3.blobs(), s3.bytes() / 1e6, s3.objects(), s3.verified(), S3ReadFigures.TIMED_ROUNDS);
+        TextTable reads = new TextTable("read over s3://", "time ms", "requests", "MB/s");
+        ReadTuning tuning = ReadTuning.OBJECT_STORE;
+        reads.add("ObjectLayer.readAll, batches (S3 tuning: hole limit " + tuning.holeLimit() / 1024 + " KiB, "
+                + tuning.readsInFlight() + " reads in flight)", millis(s3.batch().time()), Long.toString(s3.batch().requests()),
+                rate(s3.bytes(), s3.batch().time()));
+        for (ReadFigures.HoleLimitWay way : s3.holeLimits()) {
+            reads.add("ObjectLayer.readAll, batches (S3 tuning, hole limit " + way.holeLimit() / 1024 + " KiB)",
+                    millis(way.way().time()), Long.toString(way.way().requests()), rate(s3.bytes(), way.way().time()));
+        }
+        reads.add("ObjectLayer.readAll, batches (local disk's tuning; one round)", millis(s3.localTuning().time()),
+                Long.toString(s3.localTuning().requests()), rate(s3.bytes(), s3.localTuning().time()));
+        reads.add("Lance-style (" + S3ReadFigures.LANCE_BLOCK_SIZE / 1024 + " KiB blocks, " + S3ReadFigures.LANCE_MAX_IOP_SIZE / (1024 * 1024)
+                + " MiB requests, " + S3ReadFigures.LANCE_IO_PARALLELISM + " in flight)", millis(s3.lanceStyle().time()),
+                Long.toString(s3.lanceStyle().requests()), rate(s3.bytes(), s3.lanceStyle().time()));
+        reads.add("ObjectLayer, one at a time (" + s3.singleMeasured() + " read, scaled)", millis(s3.single().time()),
+                Long.toString(s3.single().requests()), rate(s3.bytes(), s3.single().time()));
+        reads.add("ideal (bytes / bandwidth + a round trip per wave of " + S3ReadFigures.LANCE_IO_PARALLELISM + ")",
+                millis(s3.ideal()), "-", rate(s3.bytes(), s3.ideal()));
+        reads.print(out);
+        out.printf(Locale.ROOT, "ratios over s3://: one-at-a-time/batch %.0f (target >= %.0f: %s), batch/ideal %.2f (target <= %.1f: %s),"
+                        + " batch/Lance-style %.2f (target <= %.1f: %s) with %s requests%n",
+                s3.batchSpeedup(), WorkloadOutcome.TARGET_S3_BATCH_SPEEDUP, met(s3.batchSpeedup() >= WorkloadOutcome.TARGET_S3_BATCH_SPEEDUP),
+                s3.batchVsIdeal(), WorkloadOutcome.TARGET_S3_VS_IDEAL, met(s3.batchVsIdeal() <= WorkloadOutcome.TARGET_S3_VS_IDEAL),
+                s3.batchVsLanceStyle(), WorkloadOutcome.TARGET_S3_VS_LANCE_STYLE,
+                met(s3.batchVsLanceStyle() <= WorkloadOutcome.TARGET_S3_VS_LANCE_STYLE),
+                s3.batch().requests() < s3.lanceStyle().requests() ? "fewer" : "NOT fewer");
+    }
+
+    private static String rate(long bytes, Duration time) {
+        return String.format(Locale.ROOT, "%.1f", bytes / 1e6 / Math.max(time.toNanos() / 1e9, 1e-9));
     }
 
     private static String batchesLabel(long holeLimit) {
@@ -211,7 +287,7 @@ public final class BenchCommand implements Callable<Integer> {
     /** Where each contender's CPU went, by category: the first part of its profile summary. */
     private void printProfiles(ChildJvm children) throws IOException {
         for (String contender : List.of(ContenderMain.CONSUME, ContenderMain.FILESINK, ContenderMain.INGEST,
-                ContenderMain.READ_SIDE)) {
+                ContenderMain.READ_SIDE, ContenderMain.READ_SIDE_S3)) {
             Optional<Path> summary = children.profileSummary(contender);
             if (summary.isPresent()) {
                 out.println();

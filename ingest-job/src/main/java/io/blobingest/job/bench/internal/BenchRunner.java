@@ -4,6 +4,7 @@ import io.blobingest.job.IngestJobOptions;
 import io.blobingest.job.bench.BenchWorkload;
 import io.blobingest.job.bench.ContenderFigures;
 import io.blobingest.job.bench.ReadFigures;
+import io.blobingest.job.bench.S3ReadFigures;
 import io.blobingest.job.bench.WorkloadOutcome;
 import io.blobingest.job.demo.DemoProducer;
 import io.blobingest.job.demo.ExternalFiles;
@@ -13,9 +14,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -39,7 +42,20 @@ public final class BenchRunner {
      * @param readSample Packed descriptors the read side reads
      */
     public record Settings(long bytes, int parallelism, String checkpointInterval, int readSample, long seed,
-            boolean profile) {}
+            boolean profile, Optional<S3Settings> s3) {}
+
+    /**
+     * The S3 read side ({@code --s3}), on the small and frames workloads.
+     *
+     * @param delay the latency proxy's delay per request/response exchange
+     * @param bandwidth the proxy's cap in bytes per second; 0 for none
+     */
+    public record S3Settings(Duration delay, long bandwidth) {}
+
+    /** The workloads the S3 read side runs on: those whose reads are all Packed. */
+    public static boolean readsOverS3(BenchWorkload workload) {
+        return workload != BenchWorkload.MIXED;
+    }
 
     private final EmbeddedKafkaBroker broker;
     private final Settings settings;
@@ -136,7 +152,21 @@ public final class BenchRunner {
                 .put("sample", settings.readSample())
                 .put("seed", settings.seed())
                 .build(), List.of()));
-        return new WorkloadOutcome(workload, records.count(), bytes, consume, filesink, blobIngest, read);
+        Optional<S3ReadFigures> s3Read = Optional.empty();
+        if (settings.s3().isPresent() && readsOverS3(workload)) {
+            S3Settings s3 = settings.s3().get();
+            progress.printf(Locale.ROOT, "%s: read side over S3 (%d ms per request, %s) ...%n", workload.label(),
+                    s3.delay().toMillis(), s3.bandwidth() > 0 ? String.format(Locale.ROOT, "%.0f MB/s", s3.bandwidth() / 1e6) : "no bandwidth cap");
+            s3Read = Optional.of(S3ReadFigures.fromLine(children.run(ContenderMain.READ_SIDE_S3, KeyValueLine.builder()
+                    .put("base", base.toUri())
+                    .put("sample", settings.readSample())
+                    .put("seed", settings.seed())
+                    .put("delay_ms", s3.delay().toMillis())
+                    .put("bandwidth", s3.bandwidth())
+                    .put("scratch", directory.resolve("s3-client-tmp"))
+                    .build(), List.of())));
+        }
+        return new WorkloadOutcome(workload, records.count(), bytes, consume, filesink, blobIngest, read, s3Read);
     }
 
     private ContenderFigures contender(ChildJvm children, String name, KeyValueLine settings, List<String> arguments)
