@@ -1,5 +1,6 @@
 package io.blobingest.job;
 
+import io.blobingest.job.internal.ClassifyRecords;
 import io.blobingest.job.internal.ManifestFileEnumerator;
 import io.blobingest.job.internal.ManifestRowFormat;
 import io.blobingest.job.internal.SplitManifestRows;
@@ -7,6 +8,7 @@ import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
+import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.file.src.FileSource;
@@ -22,7 +24,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *  FileSource over the *.arrow manifests   (one split per file; rows read so far in checkpoints)
  *        |
  *  SplitManifestRows ---- Inline, Packed, Dedicated rows, unchanged ----&gt; KafkaSink (EXACTLY_ONCE,
- *        | External rows, as ingest-mode input records                   own transactional ids) -&gt; descriptor topic
+ *        |       \------- rows too large to send: descriptor-too-large    own transactional ids) -&gt; descriptor topic
+ *        |                 dead letters, to the ingest job's dead-letter sink
+ *        | External rows, as ingest-mode input records
  *  the ingest job from classification on (IngestJob.place): fetch, Raw Pack sink, descriptors, dead letters
  * </pre>
  *
@@ -59,13 +63,13 @@ public final class BackfillJob {
         SingleOutputStreamOperator<BlobRecord> reentered = env
                 .fromSource(source, WatermarkStrategy.noWatermarks(), "Descriptor manifests", BlobTypes.DESCRIPTOR_ROW)
                 .uid(MANIFEST_SOURCE_UID)
-                .process(new SplitManifestRows(), BlobTypes.BLOB_RECORD)
+                .process(new SplitManifestRows(kafka.descriptorRecordLimit()), BlobTypes.BLOB_RECORD)
                 .name("Split manifest rows")
                 .uid(SPLIT_ROWS_UID);
         reentered.getSideOutput(SplitManifestRows.PASSED_THROUGH)
                 .sinkTo(kafka.passedThroughDescriptorSink())
                 .name("Passed-through descriptor sink")
                 .uid(PASSED_THROUGH_SINK_UID);
-        IngestJob.place(reentered, kafka, config, hooks);
+        IngestJob.place(reentered, List.of(reentered.getSideOutput(ClassifyRecords.DEAD_LETTERS)), kafka, config, hooks);
     }
 }

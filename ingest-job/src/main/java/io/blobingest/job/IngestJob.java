@@ -1,20 +1,24 @@
 package io.blobingest.job;
 
+import io.blobingest.job.internal.CheckDescriptorSize;
 import io.blobingest.job.internal.ClassifyRecords;
 import io.blobingest.job.internal.CountDeadLetters;
 import io.blobingest.job.internal.ExternalBlobFetcher;
 import io.blobingest.job.internal.ExternalFetchSettings;
 import io.blobingest.job.internal.FetchExternalBlobsFactory;
+import io.blobingest.job.internal.KafkaDescriptorDeliveryCheck;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.BlobRecordClassifier;
+import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkOptions;
+import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
@@ -38,6 +42,8 @@ import org.apache.flink.types.Either;
  *        | PlacedBlob                     (Kafka-carried blobs pass at once; external.fetch-concurrency
  *        |                                 fetches in flight per subtask; a Dedicated blob may name its
  *        |                                 external source instead of bytes)
+ *  CheckDescriptorSize --- descriptor-too-large ----------------+
+ *        | PlacedBlob                     (its descriptor record fits the descriptor producer's limit)
  *  RawPackSink writer                     (Raw Packs, Dedicated sidecars, manifest: in progress)
  *        | committables at each checkpoint
  *  RawPackSink committer                  (sidecars committed first, manifest last)
@@ -56,6 +62,7 @@ public final class IngestJob {
     public static final String SOURCE_UID = "blob-source";
     public static final String CLASSIFY_UID = "classify";
     public static final String FETCH_UID = "fetch-external";
+    public static final String CHECK_DESCRIPTOR_SIZE_UID = "check-descriptor-size";
     public static final String SINK_UID = "raw-pack-sink";
     public static final String COUNT_DEAD_LETTERS_UID = "count-dead-letters";
     public static final String DEAD_LETTER_SINK_UID = "dead-letter-sink";
@@ -77,20 +84,24 @@ public final class IngestJob {
         DataStream<BlobRecord> records = env
                 .fromSource(kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
                 .uid(SOURCE_UID);
-        place(records, kafka, config, hooks);
+        place(records, List.of(), kafka, config, hooks);
     }
 
     /**
-     * Everything after the source: classification, the fetch stage, the Raw Pack sink and its
-     * descriptor sink, the dead-letter sink. Each record of {@code records} ends as one descriptor
-     * or one dead letter, as a record of the input topic would; the backfill feeds it manifest rows.
+     * Everything after the source: classification, the fetch stage, the descriptor size check, the
+     * Raw Pack sink and its descriptor sink, the dead-letter sink. Each record of {@code records}
+     * ends as one descriptor or one dead letter, as a record of the input topic would; the backfill
+     * feeds it manifest rows, and its own dead letters ({@code earlierDeadLetters}) join the
+     * dead-letter sink here.
      */
-    static void place(DataStream<BlobRecord> records, BlobKafkaConnectors kafka, ReadableConfig config, Hooks hooks) {
+    static void place(DataStream<BlobRecord> records, List<DataStream<DeadLetter>> earlierDeadLetters,
+            BlobKafkaConnectors kafka, ReadableConfig config, Hooks hooks) {
         BlobRecordClassifier classifier = classifier(config);
         ExternalFetchSettings fetchSettings = ExternalFetchSettings.fromConfig(config);
         RawPackSink sink = RawPackSink.builder()
                 .setConfiguration(config)
-                .setDescriptorSink(hooks.descriptorSink(kafka.descriptorSink()))
+                .setDescriptorSink(hooks.descriptorSink(kafka.descriptorSink()), new KafkaDescriptorDeliveryCheck(
+                        kafka.adminProperties(), kafka.descriptorTransactionalIdPrefix()))
                 .setExternalReadRetries(fetchSettings.retries())
                 .build();
 
@@ -98,10 +109,18 @@ public final class IngestJob {
                 .process(new ClassifyRecords(classifier), ClassifyRecords.OUTPUT_TYPE)
                 .name("Classify and place")
                 .uid(CLASSIFY_UID);
-        SingleOutputStreamOperator<PlacedBlob> placed = fetchExternalBlobs(classified, config, fetchSettings);
+        SingleOutputStreamOperator<PlacedBlob> fetched = fetchExternalBlobs(classified, config, fetchSettings);
+        SingleOutputStreamOperator<PlacedBlob> placed = fetched
+                .process(new CheckDescriptorSize(kafka.descriptorRecordLimit()), BlobTypes.PLACED_BLOB)
+                .name("Check descriptor size")
+                .uid(CHECK_DESCRIPTOR_SIZE_UID);
         hooks.beforeSink(placed).sinkTo(hooks.rawPackSink(sink)).name("Raw Pack sink").uid(SINK_UID);
-        classified.getSideOutput(ClassifyRecords.DEAD_LETTERS)
-                .union(placed.getSideOutput(ClassifyRecords.DEAD_LETTERS))
+        DataStream<DeadLetter> deadLetters = classified.getSideOutput(ClassifyRecords.DEAD_LETTERS)
+                .union(fetched.getSideOutput(ClassifyRecords.DEAD_LETTERS), placed.getSideOutput(ClassifyRecords.DEAD_LETTERS));
+        for (DataStream<DeadLetter> refused : earlierDeadLetters) {
+            deadLetters = deadLetters.union(refused);
+        }
+        deadLetters
                 .map(new CountDeadLetters(), BlobTypes.DEAD_LETTER)
                 .name("Count dead letters")
                 .uid(COUNT_DEAD_LETTERS_UID)
@@ -140,7 +159,8 @@ public final class IngestJob {
             DataStream<Either<PlacedBlob, ExternalFetch>> classified, ReadableConfig config,
             ExternalFetchSettings settings) {
         ExternalBlobFetcher fetcher = new ExternalBlobFetcher(
-                placementPolicy(config), config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(), settings.retries());
+                placementPolicy(config), config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(), settings.retries(),
+                config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES));
         return classified
                 .transform("Fetch external blobs", BlobTypes.PLACED_BLOB, new FetchExternalBlobsFactory(fetcher, settings))
                 .uid(FETCH_UID);

@@ -132,7 +132,7 @@ class BackfillITCase {
         BackfillJob.build(env, config, new org.apache.flink.core.fs.Path(fixture.manifests()), new FailOnce(runId));
 
         assertThatThrownBy(() -> env.execute("backfill that dies")).hasStackTraceContaining("injected test failure");
-        assertThat(RetainedCheckpoints.latest(checkpoints)).as("a retained checkpoint").isPresent();
+        assertThat(RetainedCheckpoints.latest(checkpoints.toUri())).as("a retained checkpoint").isPresent();
 
         RunResult resumed = backfill("resume", base, "--from", fixture.manifests().toString(),
                 "--checkpoint-dir", checkpoints.toString(), "--resume");

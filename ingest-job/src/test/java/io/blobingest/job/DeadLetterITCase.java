@@ -1,6 +1,7 @@
 package io.blobingest.job;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
+import static io.blobingest.placement.DeadLetterCode.DESCRIPTOR_TOO_LARGE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.cli.BlobIngestCli;
@@ -14,6 +15,7 @@ import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.placement.PlacementPolicy;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -95,19 +97,12 @@ class DeadLetterITCase {
         TestWorkload workload = new TestWorkload(11, 1_000);
         List<Input> odd = new ArrayList<>(bad);
         odd.add(reference);
-        produceInterleaved(workload, odd, "blobs");
-        KAFKA.createTopic("descriptors", 1);
-        KAFKA.createTopic("dead-letters", 1);
         Path base = dir.resolve("base");
 
-        RunResult run = run("--input-topic", "blobs", "--descriptor-topic", "descriptors", "--dlq-topic", "dead-letters",
-                "--base", base.toString(), "--parallelism", Integer.toString(PARTITIONS),
-                "--checkpoint-interval", "1s", "--bounded",
+        RunResult run = runBounded(workload, odd, "", base,
                 "-D", "sink.raw-pack.roll-policy=size-or-time",
                 "-D", "sink.raw-pack.pack-target-size=4mb",
-                "-D", "external.allowed-prefixes=" + allowedPrefix,
-                // A failure would fail the run instead of being retried: bad input must not cause one.
-                "-D", "restart-strategy.type=none");
+                "-D", "external.allowed-prefixes=" + allowedPrefix);
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertDeadLetteredOnceUnchanged(KAFKA.drainCommitted("dead-letters"), bad);
@@ -130,6 +125,52 @@ class DeadLetterITCase {
                 .contains("run summary: " + (workload.count() + 1) + " descriptors")
                 .contains("external            1 references")
                 .contains("dead letters 10: null-value 1, bad-range 5, bad-uri 2, uri-not-allowed 1, not-found 1");
+    }
+
+    /**
+     * A record whose descriptor could not be sent (Kafka's default {@code max.request.size} of 1 MiB
+     * for the descriptor producer) must be refused before it is placed. Without that check such a
+     * record's blob set was committed and its descriptor failed with {@code RecordTooLargeException}
+     * on every restart: the job ended FAILED with the input behind it stuck.
+     */
+    @Test
+    void recordsWhoseDescriptorCannotBeSentAreDeadLetteredBeforeTheyArePlaced() throws Exception {
+        int descriptorLimit = 1024 * 1024;
+        PlacementPolicy placement = new PlacementPolicy(2L * 1024 * 1024, PlacementPolicy.LANCE_DEDICATED_THRESHOLD_BYTES,
+                PlacementPolicy.LANCE_PACK_MAX_BYTES);
+        List<Input> bad = List.of(
+                withKey(bad("one-megabyte key", DESCRIPTOR_TOO_LARGE, clip(100)), clip(descriptorLimit)),
+                bad("one-megabyte headers", DESCRIPTOR_TOO_LARGE, clip(1000), "bulk", "h".repeat(256 * 1024),
+                        "bulk", "h".repeat(256 * 1024), "bulk", "h".repeat(256 * 1024), "bulk", "h".repeat(256 * 1024)),
+                bad("inline value just under the producer limit", DESCRIPTOR_TOO_LARGE, clip(descriptorLimit - 64)),
+                withKey(bad("dedicated blob with a one-megabyte key", DESCRIPTOR_TOO_LARGE, clip(5 * 1024 * 1024)),
+                        clip(descriptorLimit)),
+                // Above the dead-letter producer's default buffer.memory (32 MiB): the dead letter must still go.
+                bad("34 MiB, size without position", DeadLetterCode.BAD_RANGE, clip(34 * 1024 * 1024),
+                        BlobHeaders.SIZE, "5"));
+        Input fits = input("inline value that fits", clip(descriptorLimit - 4096));
+
+        TestWorkload workload = new TestWorkload(13, 300);
+        List<Input> odd = new ArrayList<>(bad);
+        odd.add(fits);
+        Path base = dir.resolve("base");
+
+        RunResult run = runBounded(workload, odd, "poison-", base,
+                "-D", "placement.inline-max-size=" + placement.inlineMaxBytes());
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertDeadLetteredOnceUnchanged(KAFKA.drainCommitted("poison-dead-letters"), bad);
+        PipelineOutput output = PipelineOutput.read(KAFKA, "poison-descriptors", base);
+        Predicate<DescriptorRow> isOdd = row -> row.attributes().stream().anyMatch(a -> a.name().equals(CASE_HEADER));
+        for (List<DescriptorRow> rows : List.of(output.descriptors, output.manifestRows)) {
+            List<DescriptorRow> oddRows = rows.stream().filter(isOdd).toList();
+            assertThat(oddRows).as("odd inputs placed").hasSize(1);
+            assertThat(oddRows.get(0).blob().kind()).isEqualTo(BlobKind.INLINE);
+            assertThat(oddRows.get(0).inlineData()).as("bytes of '%s'", fits.name()).isEqualTo(fits.value());
+        }
+        Set<Integer> all = IntStream.range(0, workload.count()).boxed().collect(Collectors.toSet());
+        output.excluding(isOdd).assertExactlyOnceAndByteExact(workload, all, placement);
+        assertThat(run.output()).contains("dead letters 5: bad-range 1, descriptor-too-large 4");
     }
 
     private static void assertDeadLetteredOnceUnchanged(List<ConsumerRecord<byte[], byte[]>> deadLetters, List<Input> bad) {
@@ -183,6 +224,10 @@ class DeadLetterITCase {
     private static Input bad(String name, DeadLetterCode code, byte[] value, String... blobHeaders) {
         Input input = input(name, value, blobHeaders);
         return new Input(name, code, input.key(), value, input.headers());
+    }
+
+    private static Input withKey(Input input, byte[] key) {
+        return new Input(input.name(), input.code(), key, input.value(), input.headers());
     }
 
     private static Input input(String name, byte[] value, String... blobHeaders) {
@@ -239,6 +284,25 @@ class DeadLetterITCase {
     }
 
     record RunResult(int exitCode, String output) {}
+
+    /**
+     * Sends the workload with the odd inputs among it to {@code <prefix>blobs} and runs the job
+     * bounded on it, into {@code <prefix>descriptors} and {@code <prefix>dead-letters}, with no
+     * restart strategy: a failure fails the run instead of being retried, and bad input must not
+     * cause one.
+     */
+    private static RunResult runBounded(TestWorkload workload, List<Input> odd, String prefix, Path base,
+            String... settings) throws Exception {
+        produceInterleaved(workload, odd, prefix + "blobs");
+        KAFKA.createTopic(prefix + "descriptors", 1);
+        KAFKA.createTopic(prefix + "dead-letters", 1);
+        List<String> options = new ArrayList<>(List.of("--input-topic", prefix + "blobs",
+                "--descriptor-topic", prefix + "descriptors", "--dlq-topic", prefix + "dead-letters",
+                "--base", base.toString(), "--parallelism", Integer.toString(PARTITIONS),
+                "--checkpoint-interval", "1s", "--bounded", "-D", "restart-strategy.type=none"));
+        options.addAll(List.of(settings));
+        return run(options.toArray(String[]::new));
+    }
 
     private static RunResult run(String... options) {
         List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", KAFKA.bootstrapServers()));

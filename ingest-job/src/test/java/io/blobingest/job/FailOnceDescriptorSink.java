@@ -9,17 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.eventtime.Watermark;
-import org.apache.flink.api.connector.sink2.Committer;
-import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.kafka.sink.KafkaCommittable;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaWriterState;
-import org.apache.flink.connector.kafka.sink.TwoPhaseCommittingStatefulSink;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
-import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * The job's real descriptor {@link KafkaSink}, whose writer throws once while receiving committed
@@ -27,19 +20,16 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * descriptors arrived across all subtasks and attempts. Everything else is delegated, so its
  * transactions, state and committer are Kafka's own.
  */
-final class FailOnceDescriptorSink
-        implements TwoPhaseCommittingStatefulSink<DescriptorRow, KafkaWriterState, KafkaCommittable>,
-                SupportsPostCommitTopology<KafkaCommittable> {
+final class FailOnceDescriptorSink extends DelegatingDescriptorSink {
 
     private static final long serialVersionUID = 1L;
     private static final ConcurrentMap<String, AtomicLong> ROWS_RECEIVED = new ConcurrentHashMap<>();
 
-    private final KafkaSink<DescriptorRow> sink;
     private final String runId;
     private final long failAfterRows;
 
     FailOnceDescriptorSink(KafkaSink<DescriptorRow> sink, String runId, long failAfterRows) {
-        this.sink = sink;
+        super(sink);
         this.runId = runId;
         this.failAfterRows = failAfterRows;
         ROWS_RECEIVED.putIfAbsent(runId, new AtomicLong());
@@ -55,26 +45,6 @@ final class FailOnceDescriptorSink
     public PrecommittingStatefulSinkWriter<DescriptorRow, KafkaWriterState, KafkaCommittable> restoreWriter(
             WriterInitContext context, Collection<KafkaWriterState> recoveredState) {
         return new Writer(sink.restoreWriter(context, recoveredState));
-    }
-
-    @Override
-    public SimpleVersionedSerializer<KafkaWriterState> getWriterStateSerializer() {
-        return sink.getWriterStateSerializer();
-    }
-
-    @Override
-    public Committer<KafkaCommittable> createCommitter(CommitterInitContext context) throws IOException {
-        return sink.createCommitter(context);
-    }
-
-    @Override
-    public SimpleVersionedSerializer<KafkaCommittable> getCommittableSerializer() {
-        return sink.getCommittableSerializer();
-    }
-
-    @Override
-    public void addPostCommitTopology(DataStream<CommittableMessage<KafkaCommittable>> committables) {
-        sink.addPostCommitTopology(committables);
     }
 
     private final class Writer

@@ -56,7 +56,7 @@ class GcCommandITCase {
         // The sink does not clean up after persist(): a committed size-or-time set keeps its parts.
         List<String> partsOfCommittedSets = persistedParts();
 
-        String[] killedRun = runArgs("killed", new TestWorkload(5, 300));
+        String[] killedRun = runArgs("killed", new TestWorkload(5, 300), "--fresh");
         CompletableFuture<RunResult> killed = CompletableFuture.supplyAsync(() -> runCli(killedRun));
         Await.until(() -> !uploadsUnderBase().isEmpty() && persistedParts().size() > partsOfCommittedSets.size(),
                 "an open blob set with multipart uploads and persisted parts", Duration.ofMinutes(2));

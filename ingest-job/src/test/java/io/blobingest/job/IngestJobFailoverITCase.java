@@ -52,8 +52,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class IngestJobFailoverITCase {
 
-    private static final int PARTITIONS = 2;
-    private static final String INPUT_TOPIC = "blobs";
+    static final int PARTITIONS = 2;
+    static final String INPUT_TOPIC = "blobs";
     /** 2,000 records: the placement boundaries and 5-20 MiB segments, Packed frames, Inline packets. */
     private static final TestWorkload WORKLOAD = new TestWorkload(11, 2_000);
     private static final long FAIL_AFTER_BLOBS_PER_SUBTASK = WORKLOAD.count() / (3L * PARTITIONS);
@@ -90,7 +90,7 @@ class IngestJobFailoverITCase {
         KAFKA.createTopic(descriptorTopic, 1);
         KAFKA.createTopic(deadLetterTopic, 1);
         Path base = dir.resolve("base");
-        Configuration config = jobConfiguration(runId, policy, descriptorTopic, deadLetterTopic, base);
+        Configuration config = jobConfiguration(KAFKA, runId, policy, descriptorTopic, deadLetterTopic, base);
         Failures.arm(runId, failure);
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
@@ -109,10 +109,11 @@ class IngestJobFailoverITCase {
         assertThat(verify.output()).contains(" 0 faults");
     }
 
-    private static Configuration jobConfiguration(
+    /** A bounded run of the job on {@code kafka}'s topic {@value #INPUT_TOPIC}, 200 ms checkpoints, three restarts. */
+    static Configuration jobConfiguration(KafkaBrokerExtension kafka,
             String runId, RollPolicy policy, String descriptorTopic, String deadLetterTopic, Path base) {
         Configuration config = new Configuration();
-        config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, KAFKA.bootstrapServers());
+        config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
         config.set(BlobKafkaOptions.INPUT_TOPIC, INPUT_TOPIC);
         config.set(BlobKafkaOptions.DESCRIPTOR_TOPIC, descriptorTopic);
         config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, deadLetterTopic);

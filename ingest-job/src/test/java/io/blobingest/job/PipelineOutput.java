@@ -12,6 +12,7 @@ import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
+import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
 import java.net.URI;
@@ -23,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -89,12 +91,39 @@ final class PipelineOutput {
                 storage);
     }
 
+    /** What a pipeline test expects of its inputs' descriptors, by input index (the {@code seq} header). */
+    interface Inputs {
+
+        /** The bytes the descriptor must resolve to. */
+        byte[] bytes(int index);
+
+        byte[] key(int index);
+
+        /** The headers the descriptor must carry, in order ({@code blob.*} headers do not travel). */
+        List<Header> headers(int index);
+
+        BlobKind kind(int index);
+    }
+
     /**
      * Every input of {@code workload} whose index is in {@code placed} has exactly one descriptor
      * and exactly one manifest row, and nothing else does; each resolves byte-exact through the
-     * Object Layer with the input's crc32c, and carries the input's key and headers.
+     * Object Layer, with the input's crc32c when the blob is owned, and carries the input's key and
+     * headers.
      */
-    void assertExactlyOnceAndByteExact(TestWorkload workload, Set<Integer> placed) throws IOException {
+    void assertExactlyOnceAndByteExact(Inputs workload, Set<Integer> placed) throws IOException {
+        assertExactlyOnceAndByteExact(workload, placed, workload::kind);
+    }
+
+    /** As {@link #assertExactlyOnceAndByteExact(Inputs, Set)}, for a run that placed by {@code policy}. */
+    void assertExactlyOnceAndByteExact(Inputs workload, Set<Integer> placed, PlacementPolicy policy)
+            throws IOException {
+        assertExactlyOnceAndByteExact(workload, placed,
+                index -> BlobKind.valueOf(policy.place(workload.bytes(index).length).name()));
+    }
+
+    private void assertExactlyOnceAndByteExact(Inputs workload, Set<Integer> placed,
+            IntFunction<BlobKind> expectedKind) throws IOException {
         assertExactlyOnce(descriptors, placed, "descriptor topic");
         assertExactlyOnce(manifestRows, placed, "manifests");
         Map<Integer, DescriptorRow> byIndex = new HashMap<>();
@@ -115,13 +144,15 @@ final class PipelineOutput {
                     DescriptorRow row = byIndex.get(index);
                     byte[] expected = workload.bytes(index);
                     assertThat(blobs.get(k)).as("bytes of input %d (%s)", index, row.blob()).isEqualTo(expected);
-                    assertThat(row.crc32c()).as("crc32c of input %d", index).isEqualTo(crc32c(expected));
+                    assertThat(row.crc32c()).as("crc32c of input %d", index)
+                            .isEqualTo(expectedKind.apply(index) == BlobKind.EXTERNAL ? null : crc32c(expected));
                     assertThat(row.key()).as("key of input %d", index).isEqualTo(workload.key(index));
                     assertThat(row.attributes()).as("headers of input %d", index)
                             .usingElementComparator((a, b) -> a.name().equals(b.name())
                                     && java.util.Arrays.equals(a.value(), b.value()) ? 0 : 1)
                             .containsExactlyElementsOf(attributes(workload.headers(index)));
-                    assertThat(row.blob().kind()).as("kind of input %d", index).isEqualTo(expectedKind(expected.length));
+                    assertThat(row.blob().kind()).as("kind of input %d", index)
+                            .isEqualTo(expectedKind.apply(index));
                 }
             }
         }

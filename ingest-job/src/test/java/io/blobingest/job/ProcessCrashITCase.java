@@ -5,15 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blobingest.job.IngestJobITCase.RunResult;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.sink.StoredBlobs;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -30,9 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ProcessCrashITCase {
 
-    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
     private static final int PARTITIONS = 2;
-    private static final int SIGKILL_EXIT_CODE = 128 + 9;
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
     private static final TestWorkload WORKLOAD = new TestWorkload(23, 1_500);
     /** Produced before the first start; the next part while it runs; the rest after the kill. */
@@ -50,10 +44,8 @@ class ProcessCrashITCase {
         KAFKA.createTopic("descriptors", 1);
         KAFKA.createTopic("dead-letters", 1);
         Path base = dir.resolve("base");
-        List<String> run = List.of("run", "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--input-topic", "blobs", "--descriptor-topic", "descriptors", "--dlq-topic", "dead-letters",
-                "--group-id", "crash-test", "--base", base.toString(), "--parallelism", Integer.toString(PARTITIONS),
-                "--checkpoint-interval", "1s", "--checkpoint-dir", dir.resolve("checkpoints").toString());
+        List<String> run =
+                ChildProcess.runCommand(KAFKA, "crash-test", base, PARTITIONS, "1s", dir.resolve("checkpoints"));
         List<String> resume = new ArrayList<>(run);
         resume.addAll(List.of("--resume", "--bounded"));
         ChildProcess first = null;
@@ -61,7 +53,7 @@ class ProcessCrashITCase {
         try {
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, 0, BEFORE_START);
             first = ChildProcess.start(run, dir.resolve("first.log"));
-            awaitSomeCommittedDescriptors(first);
+            first.awaitCommittedDescriptors(KAFKA, "descriptors", TIMEOUT);
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_START, BEFORE_KILL);
             first.kill();
 
@@ -84,79 +76,10 @@ class ProcessCrashITCase {
             assertThat(verify.exitCode()).as(verify.output()).isZero();
             assertThat(verify.output()).contains(" 0 faults");
         } catch (AssertionError | Exception e) {
-            for (ChildProcess child : new ChildProcess[] {first, second}) {
-                if (child != null) {
-                    System.out.println("---- output of " + child.log() + " ----\n" + child.output());
-                }
-            }
+            ChildProcess.printOutputs(first, second);
             throw e;
         } finally {
-            for (ChildProcess child : new ChildProcess[] {first, second}) {
-                if (child != null) {
-                    child.destroy();
-                }
-            }
-        }
-    }
-
-    /** Waits until the running job has committed descriptors, failing if the process ends first. */
-    private static void awaitSomeCommittedDescriptors(ChildProcess child) throws InterruptedException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (KAFKA.drainCommitted("descriptors").isEmpty()) {
-            assertThat(child.process().isAlive()).as("the first run is still running").isTrue();
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no committed descriptor within " + TIMEOUT);
-            }
-            Thread.sleep(500);
-        }
-    }
-
-    /** The launcher in a child JVM (it {@code exec}s java, so the process is the JVM), output in {@code log}. */
-    private record ChildProcess(Process process, Path log) {
-
-        static ChildProcess start(List<String> args, Path log) throws IOException {
-            List<String> command = new ArrayList<>();
-            command.add(ROOT.resolve("blob-ingest").toString());
-            command.addAll(args);
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile());
-            builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-            builder.environment().put("BLOB_INGEST_JAVA_OPTS", "-Xmx1g");
-            return new ChildProcess(builder.start(), log);
-        }
-
-        /** SIGKILL: no shutdown hook, no cancel, no last checkpoint; checks that it was the JVM that died so. */
-        void kill() throws InterruptedException {
-            ProcessHandle handle = process.toHandle();
-            assertThat(handle.info().command()).as("the killed process").hasValueSatisfying(
-                    command -> assertThat(Path.of(command).getFileName()).hasToString("java"));
-            assertThat(handle.children()).as("children of the JVM").isEmpty();
-            process.destroyForcibly();
-            assertThat(process.waitFor(1, TimeUnit.MINUTES)).as("the process died").isTrue();
-            assertThat(handle.isAlive()).isFalse();
-            assertThat(process.exitValue()).as("exit code of a process killed by SIGKILL").isEqualTo(SIGKILL_EXIT_CODE);
-        }
-
-        int awaitExit(Duration timeout) throws InterruptedException {
-            assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS))
-                    .as("the process exited within " + timeout).isTrue();
-            return process.exitValue();
-        }
-
-        void destroy() throws InterruptedException {
-            if (process.isAlive()) {
-                process.destroyForcibly();
-                process.waitFor(1, TimeUnit.MINUTES);
-            }
-        }
-
-        String output() {
-            try {
-                return Files.readString(log, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return "(cannot read " + log + ": " + e + ")";
-            }
+            ChildProcess.destroyAll(first, second);
         }
     }
 }

@@ -115,7 +115,8 @@ class S3IngestJobITCase {
         int half = workload.count() / 2;
         createTopics(name);
         produce(workload, name, 0, half);
-        CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> runCli(runArgs(name)));
+        // Unbounded, and cancelled at the end: no checkpoint directory, the MiniCluster's own recovery.
+        CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> runCli(runArgs(name, "--fresh")));
 
         awaitManifests(name, 1);
         miniCluster.terminateTaskManager(0).get();

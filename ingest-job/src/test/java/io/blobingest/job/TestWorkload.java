@@ -1,6 +1,7 @@
 package io.blobingest.job;
 
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import io.blobingest.objectlayer.BlobKind;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,7 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * carry 5-20 MiB video segments; every tenth record is a 64-96 KiB frame (Packed); the rest are
  * 0-2 KiB telemetry packets (Inline).
  */
-record TestWorkload(long seed, int count) {
+record TestWorkload(long seed, int count) implements PipelineOutput.Inputs {
 
     static final int KIB = 1024;
     static final int MIB = 1024 * KIB;
@@ -37,19 +38,35 @@ record TestWorkload(long seed, int count) {
         return random.nextInt(2 * KIB + 1);
     }
 
-    byte[] bytes(int index) {
+    @Override
+    public BlobKind kind(int index) {
+        return PipelineOutput.expectedKind(size(index));
+    }
+
+    @Override
+    public byte[] bytes(int index) {
         byte[] bytes = new byte[size(index)];
         random(index).split().nextBytes(bytes);
         return bytes;
     }
 
-    /** Null for every 97th record: a null key must round-trip too. */
-    byte[] key(int index) {
+    @Override
+    public byte[] key(int index) {
+        return keyOf(index);
+    }
+
+    @Override
+    public List<Header> headers(int index) {
+        return headersOf(index);
+    }
+
+    /** Record {@code index}'s key, null for every 97th record: a null key must round-trip too. */
+    static byte[] keyOf(int index) {
         return index % 97 == 1 ? null : ("robot-" + (index % 7) + "/frame-" + index).getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Headers passed through to descriptors: a repeated name, and an empty value. */
-    List<Header> headers(int index) {
+    /** Record {@code index}'s headers, passed through to descriptors: a repeated name, and an empty value. */
+    static List<Header> headersOf(int index) {
         List<Header> headers = new ArrayList<>();
         headers.add(new RecordHeader("camera", ("cam-" + index % 4).getBytes(StandardCharsets.UTF_8)));
         headers.add(new RecordHeader("seq", Integer.toString(index).getBytes(StandardCharsets.UTF_8)));

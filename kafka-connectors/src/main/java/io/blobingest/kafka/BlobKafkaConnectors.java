@@ -2,13 +2,16 @@ package io.blobingest.kafka;
 
 import io.blobingest.kafka.internal.BoundedKafkaSource;
 import io.blobingest.kafka.internal.ClientProperties;
+import io.blobingest.kafka.internal.TransactionActivity;
 import io.blobingest.kafka.internal.TransactionTimeouts;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
@@ -22,10 +25,12 @@ import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.KafkaSourceEnumState;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * Builds the job's Kafka source and its two exactly-once sinks from one Flink configuration
@@ -51,6 +56,7 @@ public final class BlobKafkaConnectors {
     private final boolean bounded;
     private final long deadLetterMaxRecordBytes;
     private final Properties clientProperties;
+    private final Duration runningJobCheck;
 
     private BlobKafkaConnectors(ReadableConfig config, boolean readsInputTopic) {
         bootstrapServers = required(config, BlobKafkaOptions.BOOTSTRAP_SERVERS);
@@ -77,11 +83,7 @@ public final class BlobKafkaConnectors {
                     + inputTopic + ", " + descriptorTopic + ", " + deadLetterTopic);
         }
         transactionTimeout = config.get(BlobKafkaOptions.TRANSACTION_TIMEOUT);
-        TransactionTimeouts.validate(
-                transactionTimeout,
-                config.get(BlobKafkaOptions.BROKER_TRANSACTION_MAX_TIMEOUT),
-                config.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL),
-                config.get(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE));
+        TransactionTimeouts.validate(config);
         bounded = config.get(BlobKafkaOptions.BOUNDED);
         deadLetterMaxRecordBytes = config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE).getBytes();
         if (deadLetterMaxRecordBytes > Integer.MAX_VALUE) {
@@ -89,6 +91,14 @@ public final class BlobKafkaConnectors {
                     + " must be below 2 GiB, found " + config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE));
         }
         clientProperties = ClientProperties.of(config.get(BlobKafkaOptions.CLIENT_PROPERTIES));
+        runningJobCheck = config.getOptional(BlobKafkaOptions.RUNNING_JOB_CHECK)
+                .orElseGet(() -> config.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL)
+                        .orElse(Duration.ofSeconds(10))
+                        .multipliedBy(2));
+        if (runningJobCheck.isNegative()) {
+            throw new IllegalConfigurationException(BlobKafkaOptions.RUNNING_JOB_CHECK.key()
+                    + " must not be negative, found " + runningJobCheck);
+        }
     }
 
     /** @throws IllegalConfigurationException naming the first option that is missing or wrong */
@@ -110,7 +120,10 @@ public final class BlobKafkaConnectors {
     /**
      * The input topic, read {@code read_committed} from the group's committed offsets (earliest when
      * it has none) unless a checkpoint says otherwise; bounded mode stops at the offsets that are the
-     * latest when the job starts, also when it restores a checkpoint of an unbounded run.
+     * latest when the job starts, also when it restores a checkpoint of an unbounded run. The group's
+     * offsets are committed with the checkpoint that commits a blob set, one checkpoint before its
+     * descriptors, so they are no restart point: {@code run} restores a retained checkpoint when
+     * there is one, and starts here only the first time or with {@code --fresh}.
      */
     @SuppressWarnings("deprecation") // the connector's committedOffsets still takes OffsetResetStrategy
     public Source<BlobRecord, KafkaPartitionSplit, KafkaSourceEnumState> source() {
@@ -127,10 +140,7 @@ public final class BlobKafkaConnectors {
                 .setProperties(clientProperties);
         if (bounded) {
             builder.setBounded(OffsetsInitializer.latest());
-            Properties adminProperties = new Properties();
-            adminProperties.putAll(clientProperties);
-            adminProperties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-            return new BoundedKafkaSource<>(builder.build(), List.of(inputTopic), adminProperties);
+            return new BoundedKafkaSource<>(builder.build(), List.of(inputTopic), adminProperties());
         }
         return builder.build();
     }
@@ -142,15 +152,36 @@ public final class BlobKafkaConnectors {
     }
 
     /**
+     * The largest descriptor record the descriptor sinks' producers send ({@code max.request.size}
+     * and {@code buffer.memory} of {@link BlobKafkaOptions#CLIENT_PROPERTIES}, else Kafka's
+     * defaults): a blob whose descriptor would not fit must be dead-lettered before it is placed.
+     */
+    public DescriptorRecordLimit descriptorRecordLimit() {
+        return DescriptorRecordLimit.of(clientProperties);
+    }
+
+    /**
      * Exactly one record per refused input record, committed with the same checkpoints. Its producer
      * takes records as large as {@link BlobKafkaOptions#DEAD_LETTER_MAX_RECORD_SIZE}: a refused
-     * record is its input copied whole, and one that does not fit would fail the job.
+     * record is its input copied whole, and one that does not fit would fail the job. Kafka's
+     * producer also refuses a record larger than its {@code buffer.memory} (32 MiB by default), so
+     * that is raised to the same size where it is smaller; the pool grows on demand, nothing is
+     * allocated up front.
      */
     public KafkaSink<DeadLetter> deadLetterSink() {
+        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix(),
+                deadLetterProducerProperties());
+    }
+
+    /** What the dead-letter producer sets beyond {@link BlobKafkaOptions#CLIENT_PROPERTIES}. */
+    Properties deadLetterProducerProperties() {
         Properties producer = new Properties();
         producer.setProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(deadLetterMaxRecordBytes));
-        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix(),
-                producer);
+        long bufferMemory = (Long) ClientProperties.producerSetting(
+                clientProperties, ProducerConfig.BUFFER_MEMORY_CONFIG, ConfigDef.Type.LONG);
+        producer.setProperty(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(Math.max(bufferMemory,
+                deadLetterMaxRecordBytes)));
+        return producer;
     }
 
     /**
@@ -161,6 +192,49 @@ public final class BlobKafkaConnectors {
     public KafkaSink<DescriptorRow> passedThroughDescriptorSink() {
         return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), passedThroughTransactionalIdPrefix(),
                 new Properties());
+    }
+
+    /**
+     * Looks for another job using this job's transactional ids now: two jobs with one prefix fence
+     * each other's transactions (each start aborts the other's, each commit may find its producer
+     * fenced). Lists the ids with the sinks' prefixes twice, {@code kafka.running-job-check} apart,
+     * and reports what changed in a way only a running producer changes it ({@link
+     * TransactionActivity}). Returns at once when no id with the prefixes exists (a first start) or
+     * the check is off; a crashed job's ids show no sign of life, so its restart is not refused.
+     *
+     * @return a description of the other job's activity, naming the prefix and the changed ids
+     */
+    public Optional<String> runningJobOnTheTransactionalIds() throws InterruptedException, ExecutionException {
+        if (runningJobCheck.isZero()) {
+            return Optional.empty();
+        }
+        List<String> prefixes = List.of(descriptorTransactionalIdPrefix(), deadLetterTransactionalIdPrefix(),
+                passedThroughTransactionalIdPrefix());
+        try (Admin admin = Admin.create(adminProperties())) {
+            TransactionActivity before = TransactionActivity.of(admin.listTransactions().all().get(), prefixes);
+            if (before.isEmpty()) {
+                return Optional.empty();
+            }
+            Thread.sleep(runningJobCheck.toMillis());
+            TransactionActivity after = TransactionActivity.of(admin.listTransactions().all().get(), prefixes);
+            List<String> signs = after.signsOfLifeSince(before);
+            if (signs.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of("another job is using the transactional id prefix '" + transactionalIdPrefix
+                    + "' (kafka.transactional-id-prefix, by default kafka.group-id"
+                    + (groupId == null ? "" : " '" + groupId + "'") + "): within " + runningJobCheck
+                    + " its transactions moved (" + String.join(", ", signs.subList(0, Math.min(4, signs.size())))
+                    + (signs.size() > 4 ? ", ..." : "") + ")");
+        }
+    }
+
+    /** Properties of an admin client of the job's cluster: the bootstrap servers and {@code kafka.properties}. */
+    public Properties adminProperties() {
+        Properties adminProperties = new Properties();
+        adminProperties.putAll(clientProperties);
+        adminProperties.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return adminProperties;
     }
 
     /** The prefix the descriptor sink's transactional ids start with. */

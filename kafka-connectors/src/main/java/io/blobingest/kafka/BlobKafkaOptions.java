@@ -33,7 +33,8 @@ public final class BlobKafkaOptions {
             .stringType()
             .noDefaultValue()
             .withDescription("Consumer group of the input topic; offsets are committed to it on checkpoints "
-                    + "and a job started without a checkpoint resumes from them (earliest if none).");
+                    + "(for lag monitoring) and a job started without a checkpoint (a first start, run --fresh) "
+                    + "begins at them (earliest if none). Also the default transactional id prefix.");
 
     public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX = ConfigOptions.key("kafka.transactional-id-prefix")
             .stringType()
@@ -43,10 +44,20 @@ public final class BlobKafkaOptions {
 
     public static final ConfigOption<Duration> TRANSACTION_TIMEOUT = ConfigOptions.key("kafka.transaction-timeout")
             .durationType()
-            .defaultValue(Duration.ofMinutes(10))
+            .defaultValue(Duration.ofMinutes(15))
             .withDescription("transaction.timeout.ms of the sinks. Must not exceed "
-                    + "kafka.broker-transaction-max-timeout and must exceed execution.checkpointing.interval + "
+                    + "kafka.broker-transaction-max-timeout and must exceed "
+                    + "(execution.checkpointing.tolerable-failed-checkpoints + 1) * (execution.checkpointing.interval "
+                    + "+ execution.checkpointing.min-pause + execution.checkpointing.timeout) + "
                     + "kafka.transaction-restart-allowance.");
+
+    public static final ConfigOption<Duration> RUNNING_JOB_CHECK = ConfigOptions.key("kafka.running-job-check")
+            .durationType()
+            .noDefaultValue()
+            .withDescription("How long a start watches the sinks' transactional ids for another job that uses "
+                    + "them (same kafka.transactional-id-prefix) and refuses to start if one does; only when "
+                    + "ids with the prefix exist. 0 s skips the check. Default: twice "
+                    + "execution.checkpointing.interval.");
 
     public static final ConfigOption<Duration> BROKER_TRANSACTION_MAX_TIMEOUT =
             ConfigOptions.key("kafka.broker-transaction-max-timeout")
@@ -57,9 +68,10 @@ public final class BlobKafkaOptions {
     public static final ConfigOption<Duration> TRANSACTION_RESTART_ALLOWANCE =
             ConfigOptions.key("kafka.transaction-restart-allowance")
                     .durationType()
-                    .defaultValue(Duration.ofMinutes(5))
-                    .withDescription("Time a transaction must survive beyond one checkpoint interval: the "
-                            + "checkpoint itself, a failure and the restart that commits it.");
+                    .defaultValue(Duration.ofMinutes(3))
+                    .withDescription("Time a transaction must survive beyond the checkpoints it waits for: "
+                            + "the gap between a checkpoint completing and the task's notification (which "
+                            + "commits), or a failure and the restart that commits it.");
 
     public static final ConfigOption<MemorySize> DEAD_LETTER_MAX_RECORD_SIZE =
             ConfigOptions.key("kafka.dead-letter-max-record-size")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -22,6 +23,30 @@ class BlobKafkaConnectorsTest {
         config.set(BlobKafkaOptions.GROUP_ID, "ingest-job-1");
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMinutes(1));
         return config;
+    }
+
+    @Test
+    void theDescriptorRecordLimitFollowsTheProducerPropertiesOfKafkaProperties() {
+        assertThat(BlobKafkaConnectors.fromConfig(validConfig()).descriptorRecordLimit().maxRecordBytes())
+                .as("Kafka's default max.request.size").isEqualTo(1024 * 1024);
+
+        Configuration config = validConfig();
+        config.set(BlobKafkaOptions.CLIENT_PROPERTIES, Map.of("max.request.size", "4194304"));
+        assertThat(BlobKafkaConnectors.fromConfig(config).descriptorRecordLimit().maxRecordBytes())
+                .isEqualTo(4 * 1024 * 1024);
+    }
+
+    @Test
+    void theDeadLetterProducersBufferMemoryHoldsItsLargestRecord() {
+        Properties byDefault = BlobKafkaConnectors.fromConfig(validConfig()).deadLetterProducerProperties();
+        assertThat(byDefault.getProperty("max.request.size")).isEqualTo(Long.toString(64L << 20));
+        assertThat(byDefault.getProperty("buffer.memory")).as("raised from Kafka's 32 MiB")
+                .isEqualTo(Long.toString(64L << 20));
+
+        Configuration config = validConfig();
+        config.set(BlobKafkaOptions.CLIENT_PROPERTIES, Map.of("buffer.memory", Long.toString(256L << 20)));
+        assertThat(BlobKafkaConnectors.fromConfig(config).deadLetterProducerProperties().getProperty("buffer.memory"))
+                .as("a larger configured buffer is kept").isEqualTo(Long.toString(256L << 20));
     }
 
     @Test
@@ -115,7 +140,24 @@ class BlobKafkaConnectorsTest {
 
         assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
                 .isInstanceOf(IllegalConfigurationException.class)
-                .hasMessageStartingWith("kafka.transaction-timeout (10 min) must exceed execution.checkpointing.interval (7 min)");
+                .hasMessageStartingWith("kafka.transaction-timeout (15 min) must exceed")
+                .hasMessageContaining("execution.checkpointing.interval (7 min)");
+    }
+
+    @Test
+    void refusesATransactionTimeoutThatTimedOutCheckpointsWouldOutlast() {
+        // 1 min interval, 14 min transaction timeout: enough for an interval and the restart allowance, but
+        // two checkpoints in a row may each run for the 10 min checkpoint timeout while one transaction is open.
+        Configuration config = validConfig();
+        config.set(BlobKafkaOptions.TRANSACTION_TIMEOUT, Duration.ofMinutes(14));
+        config.set(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE, Duration.ofMinutes(1));
+        config.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, 1);
+
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining("execution.checkpointing.tolerable-failed-checkpoints (1)")
+                .hasMessageContaining("execution.checkpointing.timeout (10 min)")
+                .hasMessageContaining("= 23 min: ");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.blobingest.kafka;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.objectlayer.BlobDescriptor;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -40,10 +42,14 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -93,8 +99,9 @@ class KafkaConnectorsITCase {
         KAFKA.send(inputs);
 
         Configuration config = jobConfig(topics, Duration.ofMinutes(5));
+        // In the configuration, where the transaction timeout check sees it: 5 + 5 + 2 + 1 min < 14 min.
+        config.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, Duration.ofMinutes(5));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
-        env.getCheckpointConfig().setMinPauseBetweenCheckpoints(Duration.ofMinutes(5).toMillis());
         buildJob(env, config);
         JobID job = env.executeAsync("kafka-connectors-visibility").getJobID();
         try {
@@ -205,8 +212,37 @@ class KafkaConnectorsITCase {
         config.set(BlobKafkaOptions.BROKER_TRANSACTION_MAX_TIMEOUT, KafkaBrokerExtension.BROKER_TRANSACTION_MAX_TIMEOUT);
         config.set(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE, Duration.ofMinutes(1));
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
+        config.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMinutes(2));
         config.set(PipelineOptions.GENERIC_TYPES, false);
         return config;
+    }
+
+    @Test
+    void theDescriptorRecordLimitIsTheSizeKafkasProducerEnforces() throws Exception {
+        KAFKA.createTopic("limit-descriptors", 1);
+        byte[] bytes = new byte[200_000];
+        DescriptorRow fits = new DescriptorRow("k".getBytes(UTF_8), "blobs", 0, 1, BlobDescriptor.inline(bytes.length),
+                null, bytes, 42L, List.of(new Attribute("camera", "cam-1".getBytes(UTF_8))));
+        DescriptorRow oneByteMore = new DescriptorRow(fits.key(), "blobs", 0, 1,
+                BlobDescriptor.inline(bytes.length + 1L), null, new byte[bytes.length + 1], 42L, fits.attributes());
+        int limit = DescriptorRecordLimit.recordBytes(fits);
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(limit));
+
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+            assertThat(new DescriptorRecordLimit(limit).fits(fits)).isTrue();
+            producer.send(DescriptorRecords.toProducerRecord("limit-descriptors", fits, null)).get(60, TimeUnit.SECONDS);
+
+            assertThat(new DescriptorRecordLimit(limit).fits(oneByteMore)).isFalse();
+            assertThatThrownBy(() -> producer.send(DescriptorRecords.toProducerRecord("limit-descriptors", oneByteMore,
+                    null)).get(60, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(RecordTooLargeException.class)
+                    .hasMessageContaining(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        }
+        assertThat(KAFKA.awaitRecords("limit-descriptors", IsolationLevel.READ_UNCOMMITTED, 1, VISIBLE_WITHIN))
+                .singleElement().extracting(ConsumerRecord::value).isEqualTo(bytes);
     }
 
     private static void buildJob(StreamExecutionEnvironment env, Configuration config) {

@@ -16,7 +16,8 @@ import java.util.Objects;
  * in {@code ingest} mode, an {@link ExternalFetch}, applying SPEC section 4's checks that need no
  * I/O in the SPEC's order, so that a record with several faults gets the first code:
  * {@code null-value}, {@code bad-range}, {@code bad-uri}, {@code uri-not-allowed}, {@code too-large},
- * then placement. The fetch stage applies the remaining checks once it knows the object.
+ * then placement. The fetch stage applies the remaining checks once it knows the object, and the job
+ * checks {@code descriptor-too-large}, the last code, on every placed blob before the sink.
  *
  * <p>Choices where SPEC is silent (docs/kafka-contracts.md): a range without {@code blob.uri} is
  * {@code bad-range}; {@code blob.mode=reference} without {@code blob.uri} is {@code bad-uri}; when a

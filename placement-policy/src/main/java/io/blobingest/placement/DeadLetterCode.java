@@ -18,7 +18,12 @@ public enum DeadLetterCode {
     /** Ingest mode: the external object does not exist. */
     NOT_FOUND("not-found"),
     /** Ingest mode: any other fetch error, after retries. */
-    FETCH_FAILED("fetch-failed");
+    FETCH_FAILED("fetch-failed"),
+    /**
+     * Key, headers and (Inline) value together cannot fit one descriptor record under the
+     * descriptor producer's {@code max.request.size}: checked last, before the blob is placed.
+     */
+    DESCRIPTOR_TOO_LARGE("descriptor-too-large");
 
     private final String wireName;
 

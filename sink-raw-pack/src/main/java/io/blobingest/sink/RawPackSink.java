@@ -77,10 +77,12 @@ public final class RawPackSink
 
     private final SinkSettings settings;
     private final Sink<DescriptorRow> descriptorSink;
+    private final DescriptorDeliveryCheck deliveryCheck;
 
-    RawPackSink(SinkSettings settings, Sink<DescriptorRow> descriptorSink) {
+    RawPackSink(SinkSettings settings, Sink<DescriptorRow> descriptorSink, DescriptorDeliveryCheck deliveryCheck) {
         this.settings = settings;
         this.descriptorSink = descriptorSink;
+        this.deliveryCheck = deliveryCheck;
     }
 
     public static RawPackSinkBuilder builder() {
@@ -136,7 +138,7 @@ public final class RawPackSink
             return;
         }
         committed
-                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class), new CommittedDescriptorEmitter())
+                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class), new CommittedDescriptorEmitter(settings, deliveryCheck))
                 .uid("descriptor-emitter")
                 .sinkTo(descriptorSink)
                 .name("Descriptor sink")

@@ -35,13 +35,15 @@ public final class RawPackSinkBuilder {
             RawPackSinkOptions.PACK_TARGET_SIZE,
             RawPackSinkOptions.ROLL_POLICY,
             RawPackSinkOptions.ROLL_INTERVAL,
-            RawPackSinkOptions.CREATED_BY);
+            RawPackSinkOptions.CREATED_BY,
+            RawPackSinkOptions.ALLOW_OLDER_RESTORE);
 
     /** Three tries, one second apart and then two. */
     public static final RetryPolicy DEFAULT_EXTERNAL_READ_RETRIES = new RetryPolicy(3, Duration.ofSeconds(1));
 
     private final Configuration options = new Configuration();
     private Sink<DescriptorRow> descriptorSink;
+    private DescriptorDeliveryCheck deliveryCheck;
     private RetryPolicy externalReadRetries = DEFAULT_EXTERNAL_READ_RETRIES;
 
     RawPackSinkBuilder() {}
@@ -78,6 +80,12 @@ public final class RawPackSinkBuilder {
         return this;
     }
 
+    /** {@link RawPackSinkOptions#ALLOW_OLDER_RESTORE}. */
+    public RawPackSinkBuilder setAllowOlderRestore(boolean allow) {
+        options.set(RawPackSinkOptions.ALLOW_OLDER_RESTORE, allow);
+        return this;
+    }
+
     /** {@link RawPackSinkOptions#CREATED_BY}. */
     public RawPackSinkBuilder setCreatedBy(String createdBy) {
         options.set(RawPackSinkOptions.CREATED_BY, Objects.requireNonNull(createdBy, "createdBy"));
@@ -91,6 +99,19 @@ public final class RawPackSinkBuilder {
      */
     public RawPackSinkBuilder setDescriptorSink(Sink<DescriptorRow> descriptorSink) {
         this.descriptorSink = Objects.requireNonNull(descriptorSink, "descriptorSink");
+        this.deliveryCheck = null;
+        return this;
+    }
+
+    /**
+     * The same, for a descriptor sink whose transaction for an epoch may be aborted after the epoch's
+     * checkpoint completed (Kafka: past its transaction timeout, or fenced): {@code deliveryCheck}
+     * tells, per epoch, whether it was committed, and the sets of an aborted epoch are emitted again
+     * rather than lost. See {@code docs/exactly-once.md}.
+     */
+    public RawPackSinkBuilder setDescriptorSink(Sink<DescriptorRow> descriptorSink, DescriptorDeliveryCheck deliveryCheck) {
+        this.descriptorSink = Objects.requireNonNull(descriptorSink, "descriptorSink");
+        this.deliveryCheck = Objects.requireNonNull(deliveryCheck, "deliveryCheck");
         return this;
     }
 
@@ -112,8 +133,9 @@ public final class RawPackSinkBuilder {
                 options.get(RawPackSinkOptions.ROLL_POLICY),
                 options.get(RawPackSinkOptions.ROLL_INTERVAL),
                 options.get(RawPackSinkOptions.CREATED_BY),
-                externalReadRetries);
-        return new RawPackSink(settings, descriptorSink);
+                externalReadRetries,
+                options.get(RawPackSinkOptions.ALLOW_OLDER_RESTORE));
+        return new RawPackSink(settings, descriptorSink, deliveryCheck);
     }
 
     private void sanityCheck() {

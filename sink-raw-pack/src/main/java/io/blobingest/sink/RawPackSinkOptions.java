@@ -53,5 +53,16 @@ public final class RawPackSinkOptions {
                     .defaultValue("blob-ingest")
                     .withDescription("The created_by value written into every Raw Pack's metadata.");
 
+    public static final ConfigOption<Boolean> ALLOW_OLDER_RESTORE =
+            ConfigOptions.key("sink.raw-pack.allow-older-restore")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "A restore from a checkpoint older than what the job has already delivered (an older "
+                                    + "retained checkpoint, or a savepoint resumed a second time) is refused, "
+                                    + "because everything delivered after that checkpoint would be delivered again. "
+                                    + "true: restore anyway and accept those duplicates; blob sets committed since "
+                                    + "are never re-opened or overwritten.");
+
     private RawPackSinkOptions() {}
 }

@@ -21,9 +21,11 @@ import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
- * A {@link RawPackSink} whose committer throws once, before committing, on its third commit
- * call ({@link Failures.Point#IN_COMMITTER}). Everything else is the real sink, its pre-write
- * (end-of-input drain) and post-commit (descriptor emission) topologies included.
+ * A {@link RawPackSink} whose committer fails once, on its first commit call after {@link
+ * Failures.Point#IN_COMMITTER} is armed: by default it throws before committing; a {@link Strike}
+ * may do something else in its place (stop the storage server around the real commit). Everything
+ * else is the real sink, its pre-write (end-of-input drain) and post-commit (descriptor emission)
+ * topologies included.
  */
 public final class FailOnceCommitSink
         implements Sink<PlacedBlob>,
@@ -36,10 +38,26 @@ public final class FailOnceCommitSink
 
     private final RawPackSink sink;
     private final String runId;
+    private final Strike strike;
 
     public FailOnceCommitSink(RawPackSink sink, String runId) {
+        this(sink, runId, (committer, requests) -> {
+            throw Failures.injected(Failures.Point.IN_COMMITTER, "before committing "
+                    + requests.stream().map(r -> r.getCommittable().blobSet()).toList());
+        });
+    }
+
+    public FailOnceCommitSink(RawPackSink sink, String runId, Strike strike) {
         this.sink = sink;
         this.runId = runId;
+        this.strike = strike;
+    }
+
+    /** What the one failing commit call does instead of committing; it may commit through {@code committer}. */
+    @FunctionalInterface
+    public interface Strike extends java.io.Serializable {
+        void commit(Committer<BlobSetCommittable> committer, Collection<Committer.CommitRequest<BlobSetCommittable>> requests)
+                throws IOException, InterruptedException;
     }
 
     @Override
@@ -68,8 +86,8 @@ public final class FailOnceCommitSink
                 // The first commit call: a fast size-or-time run may make only one or two, and a
                 // failure there still restores from the checkpoint that has just completed.
                 if (Failures.fireOnce(runId, Failures.Point.IN_COMMITTER)) {
-                    throw Failures.injected(Failures.Point.IN_COMMITTER, "before committing "
-                            + requests.stream().map(r -> r.getCommittable().blobSet()).toList());
+                    strike.commit(committer, requests);
+                    return;
                 }
                 committer.commit(requests);
             }

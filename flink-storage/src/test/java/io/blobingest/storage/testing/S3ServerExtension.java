@@ -81,17 +81,36 @@ public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallb
                 .credentials(ACCESS_KEY, SECRET_KEY)
                 .build(BlobStoreContext.class);
         store = new RecordingBlobStore(context.getBlobStore());
-        proxy = S3Proxy.builder()
-                .blobStore(store)
-                .endpoint(URI.create("http://127.0.0.1:0"))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
-                .build();
-        proxy.start();
-        if (!"STARTED".equals(proxy.getState())) {
-            throw new IllegalStateException("S3Proxy did not start, state " + proxy.getState());
-        }
+        proxy = startProxy(URI.create("http://127.0.0.1:0"));
         endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
         store.createContainerInLocation(null, bucket);
+    }
+
+    private S3Proxy startProxy(URI address) throws Exception {
+        S3Proxy started = S3Proxy.builder()
+                .blobStore(store)
+                .endpoint(address)
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .build();
+        started.start();
+        if (!"STARTED".equals(started.getState())) {
+            throw new IllegalStateException("S3Proxy did not start on " + address + ", state " + started.getState());
+        }
+        return started;
+    }
+
+    /**
+     * Stops the S3 API server: connections to {@link #endpoint()} are refused until {@link
+     * #restartServer()}. The store behind it keeps every object and upload in progress, as a
+     * server's disk outlives its process.
+     */
+    public void stopServer() throws Exception {
+        proxy.stop();
+    }
+
+    /** Starts the S3 API server again on the port it had, over the same objects and uploads. */
+    public void restartServer() throws Exception {
+        proxy = startProxy(endpoint);
     }
 
     @Override
@@ -142,7 +161,12 @@ public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallb
 
     /** Points Flink's process-wide file systems at this server (reset again after the class). */
     public void initializeFlinkFileSystems() {
-        FlinkFileSystems.initialize(flinkConfiguration(), FlinkTestPlugins.root());
+        initializeFlinkFileSystems(flinkConfiguration());
+    }
+
+    /** The same with {@code configuration}: {@link #flinkConfiguration()} with a test's own settings added. */
+    public void initializeFlinkFileSystems(Configuration configuration) {
+        FlinkFileSystems.initialize(configuration, FlinkTestPlugins.root());
         flinkInitialized = true;
     }
 

@@ -103,6 +103,7 @@ public final class BackfillCommand implements Callable<Integer> {
             config.set(BlobKafkaOptions.BOUNDED, true);
             config.set(IngestJobOptions.EXTERNAL_FORCE_INGEST, true);
         }
+        job.chooseStart(config, true);
         return config;
     }
 

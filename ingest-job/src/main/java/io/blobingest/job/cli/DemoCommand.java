@@ -210,6 +210,9 @@ public final class DemoCommand implements Callable<Integer> {
                 "-D", RawPackSinkOptions.CREATED_BY.key() + "=blob-ingest demo"));
         if (!keepRunning) {
             args.add("--bounded");
+        } else {
+            // The demo's broker lives and dies with this JVM: there is no restart to protect.
+            args.add("--fresh");
         }
         return args;
     }

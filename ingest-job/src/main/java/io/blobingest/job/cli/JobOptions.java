@@ -2,10 +2,12 @@ package io.blobingest.job.cli;
 
 import io.blobingest.job.RunBaseline;
 import io.blobingest.job.internal.RetainedCheckpoints;
+import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.sink.RawPackSinkOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -18,10 +20,14 @@ import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.core.execution.RecoveryClaimMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.ExceptionUtils;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -72,11 +78,18 @@ final class JobOptions {
     @Option(names = "--bounded", description = "Read up to the offsets that are latest at start, commit, exit 0.")
     boolean bounded;
 
-    @Option(names = "--checkpoint-dir", description = "Directory where checkpoints are retained, for --resume.")
+    @Option(names = "--checkpoint-dir", description = "Directory where checkpoints are retained"
+            + " (execution.checkpointing.dir); a start that finds one there resumes from the latest.")
     Path checkpointDir;
 
-    @Option(names = "--resume", description = "Restart from the latest checkpoint retained under --checkpoint-dir.")
+    @Option(names = "--resume", description = "Restart from the latest checkpoint retained in the checkpoint"
+            + " directory, and fail if there is none (without it, a retained checkpoint is resumed all the same).")
     boolean resume;
+
+    @Option(names = "--fresh", description = "Start from the consumer group's committed offsets even when a checkpoint"
+            + " is retained, or without a checkpoint directory: descriptors the last run had not yet committed are"
+            + " then never delivered.")
+    boolean fresh;
 
     @Option(names = "--config", description = "A Flink YAML configuration file with any option of the job.")
     Path configFile;
@@ -129,19 +142,28 @@ final class JobOptions {
         if (!config.contains(BlobKafkaOptions.GROUP_ID) && config.contains(BlobKafkaOptions.INPUT_TOPIC)) {
             config.set(BlobKafkaOptions.GROUP_ID, groupIdPrefix + config.get(BlobKafkaOptions.INPUT_TOPIC));
         }
-        if (resume) {
-            config.set(StateRecoveryOptions.SAVEPOINT_PATH, latestCheckpoint().toUri().toString());
-        }
         return config;
     }
 
-    /** A new environment with {@code topology} built into it; a refused option is a usage error. */
-    StreamExecutionEnvironment build(Configuration config, Topology topology) {
+    /**
+     * A new environment with {@code topology} built into it; a refused option is a usage error, and
+     * so is another job running on this job's transactional ids.
+     */
+    StreamExecutionEnvironment build(Configuration config, Topology topology) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        BlobKafkaConnectors kafka;
         try {
             topology.build(env, config);
+            kafka = config.contains(BlobKafkaOptions.INPUT_TOPIC)
+                    ? BlobKafkaConnectors.fromConfig(config)
+                    : BlobKafkaConnectors.sinksFromConfig(config);
         } catch (IllegalConfigurationException | IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+        }
+        Optional<String> otherJob = kafka.runningJobOnTheTransactionalIds();
+        if (otherJob.isPresent()) {
+            throw new ParameterException(spec.commandLine(), otherJob.get() + ". Two jobs on one prefix fence each"
+                    + " other's transactions: stop the other job, or give this one its own --group-id.");
         }
         return env;
     }
@@ -149,7 +171,20 @@ final class JobOptions {
     /** Runs the job built into {@code env}; empty if it was submitted detached to a cluster. */
     Optional<JobExecutionResult> execute(StreamExecutionEnvironment env, Configuration config) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        JobExecutionResult result = env.execute(config.get(PipelineOptions.NAME));
+        JobExecutionResult result;
+        try {
+            result = env.execute(config.get(PipelineOptions.NAME));
+        } catch (Exception e) {
+            if (ExceptionUtils.findThrowable(e, ProducerFencedException.class).isPresent()) {
+                String prefix = config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX)
+                        .orElse(config.get(BlobKafkaOptions.GROUP_ID));
+                throw new IllegalStateException("the job was fenced: another producer took over its Kafka"
+                        + " transactional ids (prefix '" + prefix + "', kafka.transactional-id-prefix, by default"
+                        + " kafka.group-id), most likely another job with the same --group-id; two jobs on one"
+                        + " prefix fence each other's transactions", e);
+            }
+            throw e;
+        }
         if (!result.isJobExecutionResult()) {
             out.printf("blob-ingest: submitted job %s (detached)%n", result.getJobID());
             out.flush();
@@ -165,13 +200,68 @@ final class JobOptions {
         return RunBaseline.take(new org.apache.flink.core.fs.Path(config.get(RawPackSinkOptions.BASE_PATH)));
     }
 
-    private Path latestCheckpoint() {
-        if (checkpointDir == null) {
-            throw new ParameterException(spec.commandLine(), "--resume needs --checkpoint-dir");
+    /**
+     * Where the job starts. A retained checkpoint is the only record of what the last run committed
+     * but had not yet delivered: a blob set's descriptors commit one checkpoint after its bytes, so
+     * a start from the consumer group's offsets never delivers them, and skips their inputs where
+     * the offsets are already past them or places them again in new sets (SPEC 6.2). So a start that finds a retained checkpoint resumes from the newest one
+     * (Flink's last-state upgrade mode) and claims it, so that Flink deletes it once a newer one
+     * subsumes it and no later start goes back to it; {@code --fresh} is the explicit way to start
+     * from the group's offsets, and an unbounded run needs a checkpoint directory or {@code --fresh}.
+     * A restore path already given ({@code execution.state-recovery.path}, {@code flink run -s}) is
+     * left as it is. The checkpoint directory is the job's own or, under {@code flink run}, the
+     * cluster's. Called by each command on its finished configuration.
+     *
+     * @param bounded whether the job ends by itself
+     */
+    void chooseStart(Configuration config, boolean bounded) {
+        if (resume && fresh) {
+            throw new ParameterException(spec.commandLine(), "--resume and --fresh exclude each other");
         }
-        Optional<Path> latest = RetainedCheckpoints.latest(checkpointDir);
-        return latest.orElseThrow(() -> new ParameterException(
-                spec.commandLine(), "--resume: no completed checkpoint under " + checkpointDir.toAbsolutePath()));
+        ReadableConfig context = StreamExecutionEnvironment.getExecutionEnvironment().getConfiguration();
+        if (config.contains(StateRecoveryOptions.SAVEPOINT_PATH)
+                || context.getOptional(StateRecoveryOptions.SAVEPOINT_PATH).isPresent()) {
+            if (resume || fresh) {
+                throw new ParameterException(spec.commandLine(), (resume ? "--resume" : "--fresh")
+                        + " and a given restore path (" + StateRecoveryOptions.SAVEPOINT_PATH.key()
+                        + ", flink run -s) exclude each other");
+            }
+            return;
+        }
+        if (fresh) {
+            return;
+        }
+        Optional<String> directory = config.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+                .or(() -> context.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY));
+        if (directory.isEmpty()) {
+            if (resume) {
+                throw new ParameterException(spec.commandLine(),
+                        "--resume needs --checkpoint-dir (or " + CheckpointingOptions.CHECKPOINTS_DIRECTORY.key()
+                                + ")");
+            }
+            if (!bounded) {
+                throw new ParameterException(spec.commandLine(), "an unbounded run needs --checkpoint-dir (or "
+                        + CheckpointingOptions.CHECKPOINTS_DIRECTORY.key() + "): after a crash only a retained"
+                        + " checkpoint delivers the descriptors of the blob sets committed last, a start from the"
+                        + " consumer group's offsets never does; --fresh runs without one and accepts that loss");
+            }
+            return;
+        }
+        URI checkpoints = new org.apache.flink.core.fs.Path(directory.get()).toUri();
+        Optional<URI> latest = RetainedCheckpoints.latest(checkpoints);
+        if (latest.isEmpty()) {
+            if (resume) {
+                throw new ParameterException(spec.commandLine(),
+                        "--resume: no completed checkpoint under " + checkpoints);
+            }
+            return;
+        }
+        config.set(StateRecoveryOptions.SAVEPOINT_PATH, latest.get().toString());
+        config.set(StateRecoveryOptions.RESTORE_MODE, RecoveryClaimMode.CLAIM);
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("blob-ingest: resuming from %s, the latest checkpoint retained under %s%s%n", latest.get(),
+                checkpoints, resume ? "" : " (--fresh starts from the consumer group's offsets instead)");
+        out.flush();
     }
 
     private Duration duration(String option, String text) {

@@ -55,8 +55,10 @@ public final class RunCommand implements Callable<Integer> {
         return BlobIngestCli.EXIT_OK;
     }
 
-    /** The job's configuration from file, options and -D, in that order of precedence. */
+    /** The job's configuration from file, options and -D, in that order of precedence, and where it starts. */
     Configuration configuration() throws IOException {
-        return job.configuration("blob-ingest-");
+        Configuration config = job.configuration("blob-ingest-");
+        job.chooseStart(config, config.get(BlobKafkaOptions.BOUNDED));
+        return config;
     }
 }

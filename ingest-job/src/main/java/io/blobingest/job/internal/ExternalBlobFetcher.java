@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.net.URI;
 import java.nio.file.NoSuchFileException;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.types.Either;
@@ -45,22 +46,36 @@ public final class ExternalBlobFetcher implements Serializable {
     private final PlacementPolicy placementPolicy;
     private final long maxBlobBytes;
     private final RetryPolicy retries;
+    private final AllowedLocalFiles localFiles;
 
-    public ExternalBlobFetcher(PlacementPolicy placementPolicy, long maxBlobBytes, RetryPolicy retries) {
+    /**
+     * @param allowedPrefixes {@code external.allowed-prefixes}, to confine {@code file:} objects
+     *     ({@link AllowedLocalFiles})
+     */
+    public ExternalBlobFetcher(
+            PlacementPolicy placementPolicy, long maxBlobBytes, RetryPolicy retries, List<String> allowedPrefixes) {
         this.placementPolicy = Objects.requireNonNull(placementPolicy, "placementPolicy");
         this.maxBlobBytes = maxBlobBytes;
         this.retries = Objects.requireNonNull(retries, "retries");
+        this.localFiles = new AllowedLocalFiles(allowedPrefixes);
     }
 
     /**
-     * The placed blob or the dead letter for {@code fetch}; never throws for a failed read.
+     * The placed blob or the dead letter for {@code fetch}; never throws for a failed read, nor for
+     * a file system that misbehaves: a {@link RuntimeException} from it, or from what it reports
+     * (a negative length, a length no array holds), is a {@code fetch-failed} dead letter, never
+     * retried, so that one odd object cannot fail the job again after every restart.
      *
      * @param retryListener told of every try that failed and will be retried
      */
     public Either<PlacedBlob, DeadLetter> fetch(ExternalFetch fetch, RetryPolicy.RetryListener retryListener) {
-        URI location = URI.create(fetch.location());
         AtomicInteger tries = new AtomicInteger(1);
         try {
+            Either<URI, String> readable = localFiles.readableLocation(fetch.location());
+            if (readable.isRight()) {
+                return deadLetter(fetch, DeadLetterCode.URI_NOT_ALLOWED, readable.right());
+            }
+            URI location = readable.left();
             return retries.run(() -> fetchOnce(fetch, location), (nextTry, wait, failure) -> {
                 tries.set(nextTry);
                 retryListener.retrying(nextTry, wait, failure);
@@ -70,12 +85,18 @@ public final class ExternalBlobFetcher implements Serializable {
         } catch (IOException e) {
             return deadLetter(fetch, DeadLetterCode.FETCH_FAILED, "fetching " + fetch.location()
                     + " failed " + (tries.get() == 1 ? "once" : tries.get() + " times") + ", lastly with " + e);
+        } catch (RuntimeException e) {
+            return deadLetter(fetch, DeadLetterCode.FETCH_FAILED, "fetching " + fetch.location() + " failed with " + e);
         }
     }
 
     private Either<PlacedBlob, DeadLetter> fetchOnce(ExternalFetch fetch, URI location) throws IOException {
         try (ReadableObject object = STORAGE.open(location)) {
             long objectLength = object.length();
+            if (objectLength < 0) {
+                return deadLetter(fetch, DeadLetterCode.FETCH_FAILED, "fetching " + fetch.location()
+                        + " failed: its file system reports a negative length, " + objectLength + " bytes");
+            }
             long offset = fetch.position();
             long length = fetch.size();
             if (fetch.isWholeObject()) {
@@ -94,7 +115,7 @@ public final class ExternalBlobFetcher implements Serializable {
             Placement placement = placementPolicy.place(length);
             if (placement == Placement.DEDICATED) {
                 return Either.Left(PlacedBlob.copiedFrom(
-                        new ExternalBytes(fetch.location(), offset, length), fetch.record(), fetch.attributes()));
+                        new ExternalBytes(location.toString(), offset, length), fetch.record(), fetch.attributes()));
             }
             byte[] bytes = new byte[Math.toIntExact(length)];
             object.readFully(offset, bytes, 0, bytes.length);

@@ -5,25 +5,21 @@ import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.storage.ReadThreads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
@@ -43,8 +39,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The fetch stage: emits blobs whose bytes came with the record at once, and runs {@link
- * ExternalBlobFetcher} for each {@link ExternalFetch} on a pool of {@code concurrency} threads it
- * owns, so a slow object holds one thread, not the stream. Placed blobs go to the main output,
+ * ExternalBlobFetcher} for each {@link ExternalFetch} on a thread of its own ({@link ReadThreads}),
+ * so a slow object holds one thread, not the stream. Placed blobs go to the main output,
  * dead letters to {@link ClassifyRecords#DEAD_LETTERS}.
  *
  * <p>Why not Flink's async operator, which this stage was until issue #6: every element passes
@@ -58,13 +54,17 @@ import org.slf4j.LoggerFactory;
  * waits (the task keeps processing mail: completions, timers, checkpoints) until one ends, which
  * is the stage's backpressure. Emission is unordered. A fetch without a result within the timeout
  * is interrupted and its record dead-lettered as {@code fetch-failed}; of a fetch's outcome and
- * its timeout the first wins. At the end of input the stage waits for every fetch in flight.
+ * its timeout the first wins. Its thread counts until it really ends (a read may ignore the
+ * interrupt): at most {@link #MAX_THREADS_PER_SLOT} {@code * concurrency} fetch threads are alive,
+ * so healthy fetches keep their slots beside as many stuck ones, and past that bound the next
+ * fetch waits for a thread to end. At the end of input the stage waits for every fetch in flight.
  *
  * <p>Completions and timeouts run in the task's mailbox thread, like everything else that touches
  * the in-flight map and the output; fetch threads only hand their outcome to the mailbox.
  *
  * <p>Metrics under {@code externalFetch}: {@code latencyMs} (a histogram of whole fetches,
- * retries included, from start to outcome), {@code retries}, and {@code deadLetters.<code>} for the
+ * retries included, from start to outcome), {@code retries}, {@code threads} (fetch threads alive,
+ * those of fetches given up included), and {@code deadLetters.<code>} for the
  * codes this stage gives.
  */
 public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
@@ -74,6 +74,14 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     private static final Logger LOG = LoggerFactory.getLogger(FetchExternalBlobs.class);
     /** Fetches the latency histogram keeps, the most recent ones. */
     private static final int LATENCY_WINDOW = 1024;
+    /**
+     * Fetch threads per fetch slot: a fetch given up at its timeout keeps its thread until the
+     * thread really ends, so up to this many times {@code concurrency} threads may be alive, and
+     * healthy fetches keep their slots while as many stuck ones linger.
+     */
+    static final int MAX_THREADS_PER_SLOT = 2;
+    /** How long closing waits for interrupted fetch threads to end. */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
     /** The fetches in flight at a checkpoint: their inputs, fetched again after a restore. */
     static final ListStateDescriptor<ExternalFetch> IN_FLIGHT_STATE =
@@ -95,7 +103,8 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     private transient Map<ExternalFetch, InFlight> inFlight;
     private transient ListState<ExternalFetch> inFlightState;
     private transient List<Either<PlacedBlob, ExternalFetch>> restored;
-    private transient ExecutorService threads;
+    private transient ReadThreads threads;
+    private transient volatile boolean closing;
     private transient Counter retries;
     private transient Histogram latencyMs;
     private transient Map<DeadLetterCode, Counter> deadLetters;
@@ -135,8 +144,9 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         super.open();
         inFlight = new IdentityHashMap<>();
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        threads = Executors.newFixedThreadPool(concurrency, namedDaemonThreads("external-fetch-" + subtask + "-"));
+        threads = new ReadThreads("external-fetch-" + subtask + "-", MAX_THREADS_PER_SLOT * concurrency);
         MetricGroup metrics = getMetricGroup().addGroup("externalFetch");
+        metrics.gauge("threads", (Gauge<Integer>) threads::alive);
         retries = metrics.counter("retries");
         latencyMs = metrics.histogram("latencyMs", new DescriptiveStatisticsHistogram(LATENCY_WINDOW));
         deadLetters = new EnumMap<>(DeadLetterCode.class);
@@ -161,7 +171,14 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
             output.collect(new StreamRecord<>(input.left()));
             return;
         }
-        while (inFlight.size() >= concurrency) {
+        boolean warned = false;
+        while (inFlight.size() >= concurrency || !threads.hasRoom()) {
+            if (!warned && inFlight.size() < concurrency) {
+                LOG.warn("All {} external fetch threads are alive, {} of them still in fetches given up at their "
+                        + "timeout (reads that ignore interrupts); the next fetch waits until one of them ends",
+                        threads.alive(), threads.alive() - inFlight.size());
+                warned = true;
+            }
             mailbox.yield();
         }
         start(input.right());
@@ -169,43 +186,45 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
 
     private void start(ExternalFetch fetch) {
         long started = System.nanoTime();
-        FutureTask<Void> task = new FutureTask<>(() -> {
-            Either<PlacedBlob, DeadLetter> outcome = fetcher.fetch(fetch, (nextTry, wait, failure) -> {
+        String what = "fetching " + fetch.location() + " for input " + fetch.record().source();
+        ScheduledFuture<?> timer = getProcessingTimeService().registerTimer(
+                getProcessingTimeService().getCurrentProcessingTime() + timeout.toMillis(),
+                now -> timeOut(fetch));
+        Thread thread = threads.start(what, () -> fetch(fetch, started), () -> inMailbox(() -> {}, "end of " + what));
+        inFlight.put(fetch, new InFlight(thread, timer));
+    }
+
+    /** On a fetch thread: the fetch, its outcome handed to the mailbox. */
+    private void fetch(ExternalFetch fetch, long started) {
+        Either<PlacedBlob, DeadLetter> outcome;
+        try {
+            outcome = fetcher.fetch(fetch, (nextTry, wait, failure) -> {
                 retries.inc();
                 LOG.warn("Fetching {} for input {} failed; try {} of {} in {} ms: {}", fetch.location(),
                         fetch.record().source(), nextTry, attempts, wait.toMillis(), failure.toString());
             });
-            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-            inMailbox(() -> complete(fetch, outcome, elapsedMs), fetch);
-            return null;
-        }) {
-            @Override
-            protected void setException(Throwable failure) {
-                super.setException(failure);
-                inMailbox(() -> {
-                    if (inFlight.remove(fetch) != null) {
-                        throw new IllegalStateException("Fetching " + fetch.location() + " for input "
-                                + fetch.record().source() + " failed unexpectedly", failure);
-                    }
-                }, fetch);
-            }
-        };
-        ScheduledFuture<?> timer = getProcessingTimeService().registerTimer(
-                getProcessingTimeService().getCurrentProcessingTime() + timeout.toMillis(),
-                now -> timeOut(fetch));
-        inFlight.put(fetch, new InFlight(task, timer));
-        threads.execute(task);
+        } catch (Throwable failure) { // the fetcher turns every exception into a dead letter: this is an Error
+            inMailbox(() -> {
+                if (inFlight.remove(fetch) != null) {
+                    throw new IllegalStateException("Fetching " + fetch.location() + " for input "
+                            + fetch.record().source() + " failed unexpectedly", failure);
+                }
+            }, "failure of fetching " + fetch.location());
+            return;
+        }
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        inMailbox(() -> complete(fetch, outcome, elapsedMs), "outcome of fetching " + fetch.location());
     }
 
-    /** Hands an outcome to the mailbox; once the task is closing its mailbox refuses, and nobody waits for it. */
-    private void inMailbox(ThrowingRunnable<? extends Exception> action, ExternalFetch fetch) {
+    /** Hands an action to the mailbox; once the task is closing its mailbox refuses, and nobody waits for it. */
+    private void inMailbox(ThrowingRunnable<? extends Exception> action, String description) {
         try {
-            mailbox.execute(action, "outcome of fetching %s", fetch.location());
+            mailbox.execute(action, "%s", description);
         } catch (RejectedExecutionException e) {
-            if (!threads.isShutdown()) {
+            if (!closing) {
                 throw e;
             }
-            LOG.debug("Dropped the outcome of fetching {}: the fetch stage is closing", fetch.location());
+            LOG.debug("Dropped the {}: the fetch stage is closing", description);
         }
     }
 
@@ -224,7 +243,7 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         if (entry == null) {
             return;
         }
-        entry.task().cancel(true);
+        entry.thread().interrupt(); // its thread counts against the bound until it really ends
         emit(Either.Right(new DeadLetter(fetch.record(), DeadLetterCode.FETCH_FAILED, "fetching "
                 + fetch.location() + " gave no result within " + timeout.toMillis() + " ms (external.fetch-timeout)")));
     }
@@ -252,16 +271,23 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         }
     }
 
+    /**
+     * Interrupts the fetch threads and waits for them at most {@link #CLOSE_WAIT}; those that ignore
+     * the interrupt are named in a WARN and left to end on their own (daemon threads: they do not
+     * keep the JVM alive).
+     */
     @Override
     public void close() throws Exception {
+        closing = true;
         try {
             if (inFlight != null) {
                 inFlight.clear(); // an outcome still arriving finds no fetch to complete and emits nothing
             }
             if (threads != null) {
-                threads.shutdownNow();
-                if (!threads.awaitTermination(10, TimeUnit.SECONDS)) {
-                    LOG.warn("External fetch threads did not stop within 10 s of being interrupted");
+                List<String> stuck = threads.stop(CLOSE_WAIT);
+                if (!stuck.isEmpty()) {
+                    LOG.warn("{} external fetch threads did not end within {} ms of being interrupted and are left "
+                            + "to end on their own: {}", stuck.size(), CLOSE_WAIT.toMillis(), stuck);
                 }
             }
         } finally {
@@ -269,14 +295,10 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         }
     }
 
-    private record InFlight(Future<?> task, ScheduledFuture<?> timer) {}
-
-    private static ThreadFactory namedDaemonThreads(String prefix) {
-        AtomicInteger next = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + next.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
+    /** The fetch threads alive, those of fetches already given up included. */
+    int fetchThreadsAlive() {
+        return threads.alive();
     }
+
+    private record InFlight(Thread thread, ScheduledFuture<?> timer) {}
 }

@@ -1,27 +1,42 @@
 package io.blobingest.job.internal;
 
 import io.blobingest.kafka.BlobTypes;
+import io.blobingest.kafka.DescriptorRecordLimit;
+import io.blobingest.kafka.DescriptorRecords;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.placement.DeadLetter;
+import io.blobingest.placement.DeadLetterCode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
 
 /**
  * The backfill's fork: an External row of an old manifest re-enters the pipeline as the input
  * record that asks for it in ingest mode (main output); every other row names bytes that are
  * already committed and goes on unchanged to the descriptor topic ({@link #PASSED_THROUGH}).
  * Counts both, as accumulators the job's result carries back (from the last restart of the task).
+ *
+ * <p>A row to pass through whose descriptor record exceeds the descriptor producer's limit would
+ * fail the job on every replay; it is dead-lettered as {@code descriptor-too-large} on {@link
+ * ClassifyRecords#DEAD_LETTERS} instead, rendered as that descriptor record ({@link
+ * #asDescriptorRecord}). Such rows exist: a manifest written with a larger {@code
+ * max.request.size}, or before this check, when such a set was committed and only its descriptor
+ * failed.
  */
 public final class SplitManifestRows extends ProcessFunction<DescriptorRow, BlobRecord> {
 
@@ -33,8 +48,15 @@ public final class SplitManifestRows extends ProcessFunction<DescriptorRow, Blob
     static final String REENTERED_ACCUMULATOR = "backfill.re-entered";
     static final String PASSED_THROUGH_ACCUMULATOR = "backfill.passed-through";
 
+    private final DescriptorRecordLimit limit;
+
     private transient LongCounter reentered;
     private transient LongCounter passedThrough;
+
+    /** @param limit the descriptor record limit of the sink that passed-through rows go to */
+    public SplitManifestRows(DescriptorRecordLimit limit) {
+        this.limit = Objects.requireNonNull(limit, "limit");
+    }
 
     /** Rows re-entered in ingest mode, from a finished job's accumulators. */
     public static long reentered(Map<String, Object> accumulators) {
@@ -67,6 +89,21 @@ public final class SplitManifestRows extends ProcessFunction<DescriptorRow, Blob
                 row.sourceOffset());
     }
 
+    /**
+     * The descriptor record a passed-through row stands for, as an input record: the key, the value
+     * ({@code inline_data}, or empty), the descriptor headers and then the attributes, as {@link
+     * DescriptorRecords} writes them, and the row's source coordinates.
+     */
+    public static BlobRecord asDescriptorRecord(DescriptorRow row) {
+        ProducerRecord<byte[], byte[]> record = DescriptorRecords.toProducerRecord("descriptors", row, null);
+        List<Attribute> headers = new ArrayList<>();
+        for (Header header : record.headers()) {
+            headers.add(new Attribute(header.key(), header.value()));
+        }
+        return new BlobRecord(record.key(), record.value(), headers, row.sourceTopic(), row.sourcePartition(),
+                row.sourceOffset());
+    }
+
     @Override
     public void open(OpenContext openContext) {
         reentered = new LongCounter();
@@ -80,9 +117,15 @@ public final class SplitManifestRows extends ProcessFunction<DescriptorRow, Blob
         if (row.blob().kind() == BlobKind.EXTERNAL) {
             reentered.add(1);
             out.collect(asInputRecord(row));
-        } else {
+        } else if (limit.fits(row)) {
             passedThrough.add(1);
             context.output(PASSED_THROUGH, row);
+        } else {
+            context.output(ClassifyRecords.DEAD_LETTERS, new DeadLetter(asDescriptorRecord(row),
+                    DeadLetterCode.DESCRIPTOR_TOO_LARGE, "the " + row.blob().kind().name().toLowerCase(Locale.ROOT)
+                            + " row of blob set " + row.blobSet() + " from " + row.source()
+                            + " is a descriptor record larger than the descriptor producer's "
+                            + limit.maxRecordBytes() + " bytes; it is not passed through"));
         }
     }
 

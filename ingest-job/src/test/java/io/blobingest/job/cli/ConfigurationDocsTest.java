@@ -125,7 +125,8 @@ class ConfigurationDocsTest {
         return configuration(args.toArray(String[]::new)).keySet();
     }
 
-    private static Configuration configuration(String... args) throws IOException {
+    /** The configuration {@code run} builds from these arguments, without running anything. */
+    static Configuration configuration(String... args) throws IOException {
         CommandLine.ParseResult parsed = BlobIngestCli.commandLine().parseArgs(args);
         RunCommand run = parsed.subcommand().commandSpec().commandLine().getCommand();
         return run.configuration();

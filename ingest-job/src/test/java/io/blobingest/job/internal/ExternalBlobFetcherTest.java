@@ -35,15 +35,18 @@ class ExternalBlobFetcherTest {
     private static final RetryPolicy THREE_TRIES = new RetryPolicy(3, Duration.ZERO);
     private static final List<Attribute> ATTRIBUTES = List.of(new Attribute("camera", "front".getBytes(StandardCharsets.UTF_8)));
 
-    private final ExternalBlobFetcher fetcher = new ExternalBlobFetcher(new PlacementPolicy(10, 100, 1000), MAX, THREE_TRIES);
+    private static final PlacementPolicy POLICY = new PlacementPolicy(10, 100, 1000);
+
     private final List<Integer> retries = new ArrayList<>();
 
     @TempDir Path dir;
+    private ExternalBlobFetcher fetcher;
     private Path object;
     private byte[] content;
 
     @BeforeEach
     void writeObject() throws IOException {
+        fetcher = new ExternalBlobFetcher(POLICY, MAX, THREE_TRIES, List.of(dir.toUri().toString()));
         content = new byte[300];
         new SplittableRandom(3).nextBytes(content);
         object = Files.write(dir.resolve("object.bin"), content);
@@ -165,6 +168,105 @@ class ExternalBlobFetcherTest {
         assertThat(deadLetter.detail()).startsWith("fetching https://example.com/video.bin failed once, lastly with")
                 .contains("no Flink file system can open https://example.com/video.bin");
         assertThat(retries).isEmpty();
+    }
+
+    @Test
+    void aNegativeLengthFromTheFileSystemIsAFetchFailedDeadLetter() {
+        FlakyFileSystem.reportLength(object, -1);
+        URI uri = FlakyFileSystem.uri(object);
+
+        for (Either<PlacedBlob, DeadLetter> outcome : List.of(fetch(uri, 0, 0), fetch(uri, Long.MIN_VALUE, 200))) {
+            DeadLetter deadLetter = deadLetter(outcome);
+            assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
+            assertThat(deadLetter.detail()).isEqualTo(
+                    "fetching " + uri + " failed: its file system reports a negative length, -1 bytes");
+        }
+        assertThat(retries).isEmpty();
+    }
+
+    @Test
+    void aLengthBeyondAnArrayIsAFetchFailedDeadLetterNotAnOverflow() {
+        long threeGiB = 3L << 30;
+        FlakyFileSystem.reportLength(object, threeGiB);
+        URI uri = FlakyFileSystem.uri(object);
+        ExternalBlobFetcher packingHugeBlobs = new ExternalBlobFetcher(
+                new PlacementPolicy(10, 4L << 30, 4L << 30), 4L << 30, THREE_TRIES, List.of());
+
+        DeadLetter deadLetter = deadLetter(fetch(packingHugeBlobs, uri));
+        assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
+        assertThat(deadLetter.detail()).startsWith("fetching " + uri + " failed with java.lang.ArithmeticException: ");
+        assertThat(retries).isEmpty();
+    }
+
+    @Test
+    void aRuntimeExceptionFromTheFileSystemIsAFetchFailedDeadLetter() {
+        FlakyFileSystem.failStatusWith(object, new IllegalStateException("status cache corrupt"));
+        URI uri = FlakyFileSystem.uri(object);
+
+        DeadLetter deadLetter = deadLetter(fetch(uri, 0, 0));
+
+        assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
+        assertThat(deadLetter.detail()).isEqualTo(
+                "fetching " + uri + " failed with java.lang.IllegalStateException: status cache corrupt");
+        assertThat(retries).as("a bug is not transient").isEmpty();
+    }
+
+    @Test
+    void aSymbolicLinkOutOfTheAllowedDirectoryIsNotAllowed() throws IOException {
+        Path allowed = Files.createDirectories(dir.resolve("allowed"));
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        Path secret = Files.write(outside.resolve("secret"), new byte[] {42});
+        Path toFile = Files.createSymbolicLink(allowed.resolve("link"), secret);
+        Path toDirectory = Files.createSymbolicLink(allowed.resolve("dir-link"), outside);
+        ExternalBlobFetcher confined = confinedTo(allowed);
+
+        for (Path escape : List.of(toFile, toDirectory.resolve("secret"))) {
+            DeadLetter deadLetter = deadLetter(fetch(confined, escape.toUri()));
+            assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.URI_NOT_ALLOWED);
+            assertThat(deadLetter.detail()).isEqualTo(escape.toUri() + " resolves, through a symbolic link, to a file "
+                    + "outside every allowed file: prefix (external.allowed-prefixes)");
+        }
+    }
+
+    @Test
+    void aSymbolicLinkThatStaysInsideTheAllowedDirectoryIsFetched() throws IOException {
+        Path real = Files.createDirectories(dir.resolve("real"));
+        Files.write(real.resolve("clip"), new byte[] {1, 2, 3});
+        Path allowedThroughLink = Files.createSymbolicLink(dir.resolve("allowed"), real);
+        Path inner = Files.createSymbolicLink(real.resolve("inner-link"), real.resolve("clip"));
+
+        ExternalBlobFetcher confined = confinedTo(allowedThroughLink);
+
+        assertThat(placed(fetch(confined, allowedThroughLink.resolve("clip").toUri())).bytes())
+                .containsExactly(1, 2, 3);
+        assertThat(placed(fetch(confined, allowedThroughLink.resolve(inner.getFileName()).toUri())).bytes())
+                .containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void aFileWithAnotherHardLinkIsNotAllowedBecauseThatLinkMayLieOutside() throws IOException {
+        Path allowed = Files.createDirectories(dir.resolve("allowed"));
+        Path secret = Files.write(Files.createDirectories(dir.resolve("outside")).resolve("secret"), new byte[] {42});
+        Path hardLink = Files.createLink(allowed.resolve("hard-link"), secret);
+
+        DeadLetter deadLetter = deadLetter(fetch(confinedTo(allowed), hardLink.toUri()));
+
+        assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.URI_NOT_ALLOWED);
+        assertThat(deadLetter.detail()).isEqualTo(hardLink.toUri() + " has 2 hard links; a file with more than one "
+                + "may be a file outside the allowed directory (external.allowed-prefixes)");
+    }
+
+    private ExternalBlobFetcher confinedTo(Path allowed) {
+        return new ExternalBlobFetcher(POLICY, MAX, THREE_TRIES, List.of(allowed.toUri().toString()));
+    }
+
+    private Either<PlacedBlob, DeadLetter> fetch(ExternalBlobFetcher from, URI location) {
+        return from.fetch(new ExternalFetch(record(), location.toString(), 0, 0, ATTRIBUTES),
+                (nextTry, wait, failure) -> retries.add(nextTry));
+    }
+
+    private static BlobRecord record() {
+        return new BlobRecord(null, null, List.of(), "in", 0, 7);
     }
 
     private Either<PlacedBlob, DeadLetter> fetch(URI location, long position, long size) {

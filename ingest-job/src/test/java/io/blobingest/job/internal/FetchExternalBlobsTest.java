@@ -1,6 +1,7 @@
 package io.blobingest.job.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetter;
@@ -14,6 +15,7 @@ import io.blobingest.storage.testing.FlakyFileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
@@ -35,7 +37,7 @@ class FetchExternalBlobsTest {
     private static final ExternalFetchSettings SETTINGS =
             new ExternalFetchSettings(2, new RetryPolicy(1, Duration.ZERO), TIMEOUT);
     private static final ExternalBlobFetcher FETCHER =
-            new ExternalBlobFetcher(new PlacementPolicy(10, 100, 1000), 500, SETTINGS.retries());
+            new ExternalBlobFetcher(new PlacementPolicy(10, 100, 1000), 500, SETTINGS.retries(), List.of("file:/"));
     private static final byte[] CONTENT = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
 
     @TempDir Path dir;
@@ -88,6 +90,70 @@ class FetchExternalBlobsTest {
     }
 
     @Test
+    void fetchesThatIgnoreInterruptsAreDeadLetteredWhileHealthyOnesCompleteOnBoundedThreads() {
+        // A bounded deadline for the whole test: before the fix, the stuck threads held the whole pool and
+        // the healthy fetches never ran, so the end of input waited forever.
+        assertTimeoutPreemptively(Duration.ofMinutes(2), () -> {
+            Path healthy = Files.write(dir.resolve("healthy"), CONTENT);
+            List<FlakyFileSystem.HungReads> hung = new ArrayList<>();
+            List<Path> stuckObjects = new ArrayList<>();
+            for (int i = 0; i < 2 * SETTINGS.concurrency(); i++) {
+                Path stuck = Files.write(dir.resolve("stuck-" + i), CONTENT);
+                stuckObjects.add(stuck);
+                hung.add(FlakyFileSystem.hangReads(stuck));
+            }
+            var harness = harness();
+            FetchExternalBlobs stage = null;
+            try {
+                harness.open();
+                stage = (FetchExternalBlobs) harness.getOperator();
+                long now = 0;
+                harness.setProcessingTime(now);
+                long offset = 1;
+                for (int round = 0; round < 2; round++) { // two rounds of stuck fetches: as many threads as the bound
+                    for (int slot = 0; slot < SETTINGS.concurrency(); slot++) {
+                        int stuck = round * SETTINGS.concurrency() + slot;
+                        String uri = FlakyFileSystem.uri(stuckObjects.get(stuck)).toString();
+                        harness.processElement(Either.Right(fetch(100 + stuck, uri)), 0);
+                        assertThat(hung.get(stuck).started().await(1, TimeUnit.MINUTES)).as("stuck fetch reads").isTrue();
+                    }
+                    now += TIMEOUT.toMillis() + 1;
+                    harness.setProcessingTime(now);
+                    assertThat(stage.fetchThreadsAlive()).as("stuck threads stay alive after their timeout")
+                            .isEqualTo((round + 1) * SETTINGS.concurrency());
+                    if (round == 0) {
+                        for (int i = 0; i < 4; i++) {
+                            harness.processElement(Either.Right(fetch(offset++, healthy.toUri().toString())), 0);
+                        }
+                        drain(harness);
+                        assertThat(harness.extractOutputValues()).as("healthy fetches beside the stuck threads")
+                                .hasSize(4).allSatisfy(placed -> assertThat(placed.bytes()).containsExactly(CONTENT));
+                    }
+                }
+                assertThat(deadLetters(harness)).hasSize(2 * SETTINGS.concurrency()).allSatisfy(deadLetter -> {
+                    assertThat(deadLetter.record().offset()).isGreaterThanOrEqualTo(100);
+                    assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
+                });
+                assertThat(stage.fetchThreadsAlive()).as("never more than the bound")
+                        .isEqualTo(FetchExternalBlobs.MAX_THREADS_PER_SLOT * SETTINGS.concurrency());
+
+                hung.get(0).release(); // one stuck thread ends: its place goes to the next fetch
+                harness.processElement(Either.Right(fetch(offset, healthy.toUri().toString())), 0);
+                drain(harness);
+                assertThat(harness.extractOutputValues()).hasSize(5);
+                assertThat(stage.fetchThreadsAlive())
+                        .isLessThanOrEqualTo(FetchExternalBlobs.MAX_THREADS_PER_SLOT * SETTINGS.concurrency());
+            } finally {
+                harness.close(); // returns, though three threads ignore its interrupts
+            }
+            assertThat(stage.fetchThreadsAlive()).as("left to end on their own")
+                    .isEqualTo(2 * SETTINGS.concurrency() - 1);
+            hung.forEach(FlakyFileSystem.HungReads::release);
+            stuckObjects.forEach(FlakyFileSystem::resumeReads);
+        });
+    }
+
+    @Test
     void aCheckpointHoldsTheFetchesInFlightButNotTheBlobsAlreadyPassedOn() throws Exception {
         Path object = Files.write(dir.resolve("slow"), CONTENT);
         FlakyFileSystem.StalledReads stalled = FlakyFileSystem.stallReads(object);
@@ -136,6 +202,12 @@ class FetchExternalBlobsTest {
                     .anySatisfy(placed -> assertThat(placed).usingRecursiveComparison().isEqualTo(carried))
                     .anySatisfy(this::isTheFetchedObject);
         }
+    }
+
+    /** Waits, serving the mailbox, until every fetch in flight has its outcome (what the end of input does). */
+    private static void drain(OneInputStreamOperatorTestHarness<Either<PlacedBlob, ExternalFetch>, PlacedBlob> harness)
+            throws Exception {
+        ((FetchExternalBlobs) harness.getOperator()).endInput();
     }
 
     private void isTheFetchedObject(PlacedBlob placed) {

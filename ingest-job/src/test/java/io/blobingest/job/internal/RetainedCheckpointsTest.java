@@ -22,7 +22,7 @@ class RetainedCheckpointsTest {
         Path newest = completed("job-b/chk-2", T0.plusSeconds(60));
         completed("job-a/chk-8", T0.plusSeconds(30));
 
-        assertThat(RetainedCheckpoints.latest(dir)).contains(newest);
+        assertThat(RetainedCheckpoints.latest(dir.toUri()).map(Path::of)).contains(newest);
     }
 
     @Test
@@ -31,7 +31,7 @@ class RetainedCheckpointsTest {
         Files.createDirectories(dir.resolve("job/chk-4"));
         Files.writeString(dir.resolve("job/chk-4/some-state"), "x");
 
-        assertThat(RetainedCheckpoints.latest(dir)).contains(completed);
+        assertThat(RetainedCheckpoints.latest(dir.toUri()).map(Path::of)).contains(completed);
     }
 
     @Test
@@ -39,7 +39,7 @@ class RetainedCheckpointsTest {
         completed("job/chk-9", T0);
         Path higher = completed("job/chk-10", T0);
 
-        assertThat(RetainedCheckpoints.latest(dir)).contains(higher);
+        assertThat(RetainedCheckpoints.latest(dir.toUri()).map(Path::of)).contains(higher);
     }
 
     @Test
@@ -47,13 +47,13 @@ class RetainedCheckpointsTest {
         completed("job/savepoint-1", T0.plusSeconds(60));
         Path checkpoint = completed("job/chk-1", T0);
 
-        assertThat(RetainedCheckpoints.latest(dir)).contains(checkpoint);
+        assertThat(RetainedCheckpoints.latest(dir.toUri()).map(Path::of)).contains(checkpoint);
     }
 
     @Test
     void nothingWhenTheDirectoryIsEmptyOrMissing() {
-        assertThat(RetainedCheckpoints.latest(dir)).isEmpty();
-        assertThat(RetainedCheckpoints.latest(dir.resolve("missing"))).isEmpty();
+        assertThat(RetainedCheckpoints.latest(dir.toUri())).isEmpty();
+        assertThat(RetainedCheckpoints.latest(dir.resolve("missing").toUri())).isEmpty();
     }
 
     private Path completed(String checkpoint, Instant time) throws IOException {

@@ -4,14 +4,19 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.blobingest.kafka.DescriptorRecordLimit;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.BlobRecordClassifier;
+import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacementPolicy;
 import java.util.List;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 
 class SplitManifestRowsTest {
@@ -61,5 +66,36 @@ class SplitManifestRowsTest {
         assertThatThrownBy(() -> SplitManifestRows.asInputRecord(inline))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("INLINE from robots/0/1");
+    }
+    @Test
+    void aRowTooLargeToPassThroughIsDeadLetteredAsItsDescriptorRecordAndTheOthersPassOn() throws Exception {
+        byte[] bytes = new byte[2000];
+        DescriptorRow large = new DescriptorRow("k".getBytes(UTF_8), "robots", 2, 40, BlobDescriptor.inline(bytes.length),
+                null, bytes, 7L, ATTRIBUTES);
+        DescriptorRow small = new DescriptorRow(null, "robots", 2, 41, BlobDescriptor.dedicated(1 << 20, 3), "set-1",
+                null, 8L, ATTRIBUTES);
+        SplitManifestRows split = new SplitManifestRows(new DescriptorRecordLimit(1000));
+
+        try (OneInputStreamOperatorTestHarness<DescriptorRow, BlobRecord> harness =
+                ProcessFunctionTestHarnesses.forProcessFunction(split)) {
+            harness.processElement(large, 0);
+            harness.processElement(small, 0);
+
+            assertThat(harness.getSideOutput(SplitManifestRows.PASSED_THROUGH)).extracting(StreamRecord::getValue)
+                    .extracting(DescriptorRow::source).containsExactly(small.source());
+            assertThat(harness.getSideOutput(ClassifyRecords.DEAD_LETTERS)).singleElement()
+                    .extracting(StreamRecord::getValue).satisfies(deadLetter -> {
+                        assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.DESCRIPTOR_TOO_LARGE);
+                        assertThat(deadLetter.detail()).contains("robots/2/40", "1000 bytes");
+                        BlobRecord record = deadLetter.record();
+                        assertThat(record.source()).isEqualTo("robots/2/40");
+                        assertThat(record.key()).isEqualTo(large.key());
+                        assertThat(record.value()).isEqualTo(bytes);
+                        assertThat(record.headers()).extracting(Attribute::name).containsExactly("blob.kind",
+                                "blob.position", "blob.size", "blob.id", "blob.uri", "blob.crc32c", "blob.features",
+                                "blob.source", "camera", "tag");
+                    });
+            assertThat(harness.extractOutputValues()).isEmpty();
+        }
     }
 }

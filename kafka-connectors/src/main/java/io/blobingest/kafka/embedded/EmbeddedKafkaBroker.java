@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -95,6 +96,28 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
         }
+    }
+
+    /**
+     * Stops the broker and starts it again on the same port and log directories, as an operator's
+     * restart of a broker would: clients lose their connections until it is back, then reconnect to
+     * the same address; topics, records, committed offsets and transactions survive (they are
+     * reloaded from the logs). The node's controller keeps running. Returns once the broker accepts
+     * clients again.
+     */
+    public void restartBroker() throws Exception {
+        Map<Integer, BrokerServer> brokers = cluster.brokers();
+        for (Map.Entry<Integer, BrokerServer> entry : brokers.entrySet()) {
+            BrokerServer stopped = entry.getValue();
+            stopped.shutdown();
+            stopped.awaitShutdown();
+            // The shared server (controller, Raft log, socket factory) outlives the broker; the test
+            // kit's socket factory binds the new listener to the port the stopped one had.
+            BrokerServer restarted = new BrokerServer(stopped.sharedServer());
+            entry.setValue(restarted);
+            restarted.startup();
+        }
+        cluster.waitForReadyBrokers();
     }
 
     /** Stops the broker and deletes its logs. */

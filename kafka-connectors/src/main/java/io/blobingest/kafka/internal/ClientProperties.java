@@ -6,6 +6,7 @@ import java.util.Properties;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * The extra client properties of {@link BlobKafkaOptions#CLIENT_PROPERTIES}, refusing those that
@@ -24,6 +25,17 @@ public final class ClientProperties {
             ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, "the connector (records are written as bytes)");
 
     private ClientProperties() {}
+
+    /**
+     * A producer setting as a producer given {@code properties} reads it: parsed as Kafka parses it,
+     * Kafka's default when it is not set.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if the value does not parse as {@code type}
+     */
+    public static Object producerSetting(Properties properties, String name, ConfigDef.Type type) {
+        Object value = properties.getOrDefault(name, ProducerConfig.configDef().defaultValues().get(name));
+        return ConfigDef.parseType(name, value, type);
+    }
 
     /** @throws IllegalConfigurationException if a property is set by a dedicated option instead */
     public static Properties of(Map<String, String> extra) {

@@ -64,6 +64,11 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
         return broker().bootstrapServers();
     }
 
+    /** Stops the broker and starts it again on the same port and logs ({@link EmbeddedKafkaBroker#restartBroker}). */
+    public void restartBroker() throws Exception {
+        broker().restartBroker();
+    }
+
     /** Creates a topic with replication factor 1 and waits until it exists. */
     public void createTopic(String name, int partitions) throws ExecutionException, InterruptedException {
         broker().createTopic(name, partitions);

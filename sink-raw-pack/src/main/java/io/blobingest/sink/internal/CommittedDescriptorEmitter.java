@@ -1,14 +1,27 @@
 package io.blobingest.sink.internal;
 
 import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.sink.DescriptorDeliveryCheck;
+import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.util.SimpleVersionedListState;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,11 +31,22 @@ import org.slf4j.LoggerFactory;
  * manifest and emits every row, Inline and External ones included, to the descriptor sink. A row
  * is never emitted before the bytes it names are committed.
  *
- * <p>Stateless. Exactly-once delivery comes from Flink's committer operator, which emits a
- * checkpoint's committables only after committing them on {@code notifyCheckpointComplete} and,
- * after a restore, re-commits and re-emits those still in its state; the descriptor sink must be
+ * <p>Exactly-once delivery comes from Flink's committer operator, which emits a checkpoint's
+ * committables only after committing them on {@code notifyCheckpointComplete} and, after a
+ * restore, re-commits and re-emits those still in its state; the descriptor sink must be
  * transactional so that rows emitted before a failure and not yet in one of its own completed
  * checkpoints are discarded (see {@code docs/exactly-once.md}).
+ *
+ * <p>That leaves one loss: the committer's state forgets a set once its rows are emitted, so if
+ * the descriptor sink's transaction holding them is aborted after all (Kafka: the broker's
+ * transaction timeout, a fencing producer), nothing would send them again, and Kafka's committer
+ * only logs it. With a {@link DescriptorDeliveryCheck}, this operator therefore keeps, in its own
+ * state, the names of the sets it emitted per epoch (the rows between two checkpoints, one
+ * descriptor transaction), and on each completed checkpoint, and on restore, asks the check what
+ * became of every epoch that checkpoint closes: committed ones are forgotten, aborted ones have
+ * their sets read from their manifests and emitted again (into the current epoch, checked in turn),
+ * undecided ones are asked about again later. A check that cannot answer fails the job; the
+ * pending epochs stay in the last checkpoint's state for the next attempt.
  *
  * <p>Flink 2.2 emits the committables of a job's final checkpoint (end of bounded input, or stop
  * with {@code --drain}) after this operator's input has ended (FLINK-38614), when the descriptor
@@ -33,15 +57,85 @@ import org.slf4j.LoggerFactory;
 public final class CommittedDescriptorEmitter extends AbstractStreamOperator<DescriptorRow>
         implements OneInputStreamOperator<CommittableMessage<BlobSetCommittable>, DescriptorRow>, BoundedOneInput {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private static final Logger LOG = LoggerFactory.getLogger(CommittedDescriptorEmitter.class);
+
+    private static final ListStateDescriptor<byte[]> PENDING_DELIVERIES =
+            new ListStateDescriptor<>("pending-descriptor-deliveries", BytePrimitiveArraySerializer.INSTANCE);
+
+    /** Null: no check, nothing kept (a descriptor sink that cannot lose a committed epoch). */
+    private final DescriptorDeliveryCheck deliveryCheck;
+    private final String basePath;
+    private final boolean allowOlderRestore;
 
     private transient StreamRecord<DescriptorRow> reuse;
     private transient Counter rowsEmitted;
     private transient Counter blobSetsEmitted;
+    private transient Counter blobSetsReEmitted;
     private transient Counter blobSetsNotDelivered;
     private transient boolean endOfInput;
+
+    private transient ListState<PendingDelivery> pendingState;
+    /** Epochs emitted into and not yet known to be committed, oldest first. */
+    private transient List<PendingDelivery> pending;
+    /** Sets emitted into the current epoch. */
+    private transient List<EmittedBlobSet> currentEpochSets;
+    /** The checkpoint that will close the current epoch. */
+    private transient long currentEpoch;
+    private transient DescriptorDeliveryCheck.Session checkSession;
+    private transient DeliveryMarkers markers;
+
+    public CommittedDescriptorEmitter(SinkSettings settings, DescriptorDeliveryCheck deliveryCheck) {
+        this.deliveryCheck = deliveryCheck;
+        this.basePath = settings.basePath();
+        this.allowOlderRestore = settings.allowOlderRestore();
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        pendingState = new SimpleVersionedListState<>(
+                context.getOperatorStateStore().getListState(PENDING_DELIVERIES), new PendingDeliverySerializer());
+        pending = new ArrayList<>();
+        currentEpochSets = new ArrayList<>();
+        // The descriptor sink starts its first transaction for the checkpoint after the restored
+        // one (KafkaSink: restored id + 1, or 1), and a new one after each checkpoint it takes.
+        currentEpoch = context.getRestoredCheckpointId().orElse(0L) + 1;
+        for (PendingDelivery delivery : pendingState.get()) {
+            pending.add(delivery);
+        }
+        if (deliveryCheck != null) {
+            markers = new DeliveryMarkers(new Path(basePath), deliveryCheck.lineage());
+            if (context.getRestoredCheckpointId().isPresent()) {
+                guardAgainstOlderRestore(context.getRestoredCheckpointId().getAsLong());
+            }
+        }
+    }
+
+    /**
+     * Runs before the committer further up the chain commits and re-emits its restored sets: a job
+     * restored from its latest checkpoint {@code c} has delivered no epoch above {@code c}.
+     */
+    private void guardAgainstOlderRestore(long restoredCheckpoint) throws IOException {
+        OptionalLong latest = markers.latestDelivered();
+        if (latest.isEmpty() || latest.getAsLong() <= restoredCheckpoint) {
+            return;
+        }
+        String what = "restored checkpoint " + restoredCheckpoint + " is older than what this job has already "
+                + "delivered: descriptor epoch " + latest.getAsLong() + " is committed (" + markers.directory()
+                + "). This is a restore from an older checkpoint, or a second one from the same savepoint; every "
+                + "descriptor delivered after checkpoint " + restoredCheckpoint + " would be delivered again";
+        if (!allowOlderRestore) {
+            throw new IllegalStateException(what + ". Restore the job's latest checkpoint, or set "
+                    + RawPackSinkOptions.ALLOW_OLDER_RESTORE.key() + ": true to accept the duplicates.");
+        }
+        LOG.warn("{}: accepted ({}: true). Forgetting the markers of the abandoned run.", what,
+                RawPackSinkOptions.ALLOW_OLDER_RESTORE.key());
+        if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
+            markers.forgetAll();
+        }
+    }
 
     @Override
     public void open() throws Exception {
@@ -49,7 +143,21 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
         reuse = new StreamRecord<>(null);
         rowsEmitted = getMetricGroup().counter("descriptorRowsEmitted");
         blobSetsEmitted = getMetricGroup().counter("blobSetsEmitted");
+        blobSetsReEmitted = getMetricGroup().counter("blobSetsReEmitted");
         blobSetsNotDelivered = getMetricGroup().counter("blobSetsNotDelivered");
+        if (deliveryCheck != null) {
+            checkSession = deliveryCheck.open();
+            if (!pending.isEmpty()) {
+                // Every restored epoch is closed by the restored checkpoint or an earlier one; the
+                // descriptor sink's committer, further down the chain and so initialized first, has
+                // already committed what its restored state held.
+                LOG.info("Checking the delivery of {} restored epochs of descriptors: {}", pending.size(), pending);
+                settle(currentEpoch - 1);
+            }
+        } else if (!pending.isEmpty()) {
+            throw new IllegalStateException("restored " + pending.size() + " pending descriptor deliveries "
+                    + pending + " but this sink has no descriptor delivery check to settle them");
+        }
     }
 
     @Override
@@ -65,10 +173,11 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
                     set.blobSet(), committed.getCheckpointId(), set.rowCount(), set.manifestPath());
             return;
         }
-        emit(set);
+        emit(EmittedBlobSet.of(set));
+        blobSetsEmitted.inc();
     }
 
-    private void emit(BlobSetCommittable set) throws IOException {
+    private void emit(EmittedBlobSet set) throws IOException {
         long rows;
         try (DescriptorManifestReader manifest = DescriptorManifestReader.open(set.manifestPath())) {
             if (!manifest.blobSet().equals(set.blobSet())) {
@@ -87,11 +196,98 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
                     + set.blobSet() + " was sealed with " + set.rowCount());
         }
         rowsEmitted.inc(rows);
-        blobSetsEmitted.inc();
+        if (deliveryCheck != null) {
+            currentEpochSets.add(set);
+        }
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        if (!currentEpochSets.isEmpty()) {
+            pending.add(new PendingDelivery(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), currentEpoch,
+                    currentEpochSets));
+            currentEpochSets = new ArrayList<>();
+        }
+        pendingState.update(pending);
+        // The descriptor sink's writer, snapshotted in the same call, starts its next transaction now.
+        currentEpoch = context.getCheckpointId() + 1;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        if (deliveryCheck != null) {
+            settle(checkpointId);
+        }
+    }
+
+    /** Forgets the committed epochs closed by {@code checkpointId} or earlier, re-emits the aborted ones. */
+    private void settle(long checkpointId) throws IOException {
+        PendingDelivery latestCommitted = null;
+        for (Iterator<PendingDelivery> it = pending.iterator(); it.hasNext(); ) {
+            PendingDelivery delivery = it.next();
+            if (delivery.epoch() > checkpointId) {
+                continue;
+            }
+            DescriptorDeliveryCheck.Outcome outcome;
+            try {
+                outcome = checkSession.outcome(delivery.subtask(), delivery.epoch());
+            } catch (IOException e) {
+                throw new IOException("cannot learn whether the descriptors of blob sets " + delivery.blobSetNames()
+                        + " (subtask " + delivery.subtask() + ", epoch " + delivery.epoch() + ") were delivered; "
+                        + "they stay pending in the last checkpoint", e);
+            }
+            switch (outcome) {
+                case COMMITTED -> {
+                    it.remove();
+                    if (latestCommitted == null || delivery.epoch() > latestCommitted.epoch()) {
+                        latestCommitted = delivery;
+                    }
+                }
+                case ABORTED -> {
+                    reEmit(delivery);
+                    it.remove();
+                }
+                case OPEN -> LOG.info("Descriptor transaction of subtask {}, epoch {} is still open at checkpoint {}; "
+                        + "asking again at the next one", delivery.subtask(), delivery.epoch(), checkpointId);
+            }
+        }
+        if (latestCommitted != null) {
+            markers.delivered(latestCommitted.subtask(), latestCommitted.epoch());
+        }
+    }
+
+    private void reEmit(PendingDelivery delivery) throws IOException {
+        if (endOfInput) {
+            blobSetsNotDelivered.inc(delivery.sets().size());
+            throw new IOException("the descriptor transaction of subtask " + delivery.subtask() + ", epoch "
+                    + delivery.epoch() + " was aborted after the end of input, so the descriptors of blob sets "
+                    + delivery.blobSetNames() + " are not delivered and cannot be sent again; re-emit them from "
+                    + delivery.sets().stream().map(EmittedBlobSet::manifestPath).toList());
+        }
+        LOG.warn("The descriptor transaction of subtask {}, epoch {} was aborted (the broker's transaction timeout, "
+                        + "or a fencing producer): sending the descriptors of its {} blob sets {} again, into epoch {}",
+                delivery.subtask(), delivery.epoch(), delivery.sets().size(), delivery.blobSetNames(), currentEpoch);
+        for (EmittedBlobSet set : delivery.sets()) {
+            emit(set);
+            blobSetsReEmitted.inc();
+        }
     }
 
     @Override
     public void endInput() {
         endOfInput = true;
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (checkSession != null) {
+                checkSession.close();
+            }
+        } finally {
+            super.close();
+        }
     }
 }

@@ -1,12 +1,16 @@
 package io.blobingest.sink.internal;
 
 import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.runtime.checkpoint.CheckpointOptions;
+import org.apache.flink.runtime.checkpoint.SavepointType;
+import org.apache.flink.runtime.state.CheckpointStreamFactory;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.OperatorSnapshotFutures;
 import org.apache.flink.streaming.api.operators.StreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -21,8 +25,8 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
  *
  * <p>Why: Flink 2.2 emits the committables of a job's <em>final</em> checkpoint to a post-commit
  * topology after that topology's input has ended (FLINK-38614), when a transactional descriptor
- * sink can no longer commit them. Without this operator a bounded run (or stop with {@code
- * --drain}) would commit its last blob set but never deliver its descriptors. With it, the final
+ * sink can no longer commit them. Without this operator a bounded run would commit its last blob
+ * set but never deliver its descriptors. With it, the final
  * checkpoint finds the writer empty, so nothing is emitted to the post-commit topology after its
  * input ended. (Until issue #6 the operator waited for a second checkpoint to commit the descriptor
  * transaction too; the final checkpoint does that, and the wait cost one checkpoint interval.)
@@ -33,11 +37,22 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
  * input reaches it and before the final checkpoint's barrier.
  * Forwards {@code MAX_WATERMARK} like any watermark; the writer takes it as the end of input and
  * closes its blob set at the next checkpoint whatever the roll policy.
+ *
+ * <p>A stop with drain ends the input too, but its synchronous savepoint is the last checkpoint
+ * Flink takes, one too few to deliver the descriptors of the set it seals: that savepoint is
+ * refused ({@link #DRAIN_REFUSED}).
  */
 public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
         implements OneInputStreamOperator<T, T>, BoundedOneInput {
 
     private static final long serialVersionUID = 1L;
+
+    /** Why a stop with drain is refused, and what to do instead. */
+    public static final String DRAIN_REFUSED = "stop with --drain cannot deliver the descriptors of the last blob"
+            + " set: they commit one checkpoint after the set, and Flink takes no checkpoint after a drain's"
+            + " synchronous savepoint (FLINK-38614); the job fails over to its last checkpoint instead. Stop it"
+            + " without --drain (its savepoint holds the pending sets; a job resumed from it delivers them, and"
+            + " with --bounded finishes)";
 
     private final transient MailboxExecutor mailbox;
 
@@ -62,6 +77,22 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
         while (!drained) {
             mailbox.yield();
         }
+    }
+
+    /**
+     * Refuses the synchronous savepoint of a stop with drain, which would lose descriptors: Flink
+     * takes it as the job's last checkpoint, after the end of input, so it seals and commits the last
+     * blob set, and the descriptors its notification emits land in a transaction no checkpoint ever
+     * commits. Failing the savepoint fails the stop; the job fails over to its last checkpoint and
+     * goes on, nothing lost. A stop without drain never ends the input and is not affected.
+     */
+    @Override
+    public OperatorSnapshotFutures snapshotState(long checkpointId, long timestamp, CheckpointOptions options,
+            CheckpointStreamFactory storageLocation) throws Exception {
+        if (inputEnded && options.getCheckpointType() instanceof SavepointType savepoint && savepoint.shouldDrain()) {
+            throw new IllegalStateException(DRAIN_REFUSED + " (savepoint " + checkpointId + ")");
+        }
+        return super.snapshotState(checkpointId, timestamp, options, storageLocation);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.blobingest.sink.internal;
 
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
+import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 import org.slf4j.Logger;
@@ -74,7 +76,11 @@ public final class RawPackSinkWriter
     private void restore(Collection<BlobSetWriterState> restored) throws IOException {
         Iterator<BlobSetWriterState> states = restored.iterator();
         while (states.hasNext()) {
-            OpenBlobSet set = OpenBlobSet.restore(states.next(), settings, fs);
+            BlobSetWriterState state = states.next();
+            if (alreadyCommitted(state)) {
+                continue;
+            }
+            OpenBlobSet set = OpenBlobSet.restore(state, settings, fs);
             if (current == null) {
                 current = set;
                 LOG.info("Continuing blob set {} from the restored checkpoint", set.name());
@@ -85,6 +91,28 @@ public final class RawPackSinkWriter
                 LOG.info("Sealed extra restored blob set {}; it commits with the next checkpoint", set.name());
             }
         }
+    }
+
+    /**
+     * A set open in the restored checkpoint whose manifest exists was sealed and committed after that
+     * checkpoint: the restore is from an older checkpoint (or a savepoint resumed twice). Continuing
+     * it would re-open, and then overwrite, a committed set; its rows up to the checkpoint are in
+     * that committed set, the later ones are replayed from the source.
+     */
+    private boolean alreadyCommitted(BlobSetWriterState state) throws IOException {
+        Path manifest = BlobSetLayout.manifestPath(settings.base(), state.blobSet());
+        if (!manifest.getFileSystem().exists(manifest)) {
+            return false;
+        }
+        String what = "blob set " + state.blobSet() + " is open in the restored checkpoint but was committed after "
+                + "it (" + manifest + " exists): the checkpoint is older than the job's committed output";
+        if (!settings.allowOlderRestore()) {
+            throw new IOException(what + ". Restore the job's latest checkpoint, or set "
+                    + RawPackSinkOptions.ALLOW_OLDER_RESTORE.key() + ": true to accept duplicates.");
+        }
+        LOG.warn("{}; not re-opened ({}: true), its rows up to the checkpoint stay in the committed set",
+                what, RawPackSinkOptions.ALLOW_OLDER_RESTORE.key());
+        return true;
     }
 
     @Override
@@ -137,12 +165,26 @@ public final class RawPackSinkWriter
         return current == null ? List.of() : List.of(current.snapshot());
     }
 
+    /**
+     * Abandons the open blob set, if any: it was never committed, and a restore replays its blobs.
+     * Flink 2.2 closes a failed task's operators inside its failure handler, where any exception is
+     * fatal to the whole TaskManager ("FATAL - exception in exception handler", {@code
+     * Task.doRun}); releasing the open pack's stream can fail there for the very reason the task
+     * failed (on a full disk, Flink's S3 stream fails its close flushing its buffer). That failure
+     * is logged, not thrown: nothing committed depends on the stream, and its in-progress file stays
+     * hidden for {@code gc}.
+     */
     @Override
-    public void close() throws IOException {
+    public void close() {
         if (current != null) {
             OpenBlobSet abandoned = current;
             current = null;
-            abandoned.close();
+            try {
+                abandoned.close();
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Could not release the open pack of abandoned blob set {} (never committed; its blobs are"
+                        + " replayed from the last checkpoint, its in-progress file stays hidden)", abandoned.name(), e);
+            }
         }
     }
 

@@ -14,6 +14,7 @@ import org.apache.flink.core.fs.Path;
  * @param packTargetSize bytes a pack may reach, footer included
  * @param rollInterval how long a blob set may stay open under {@link RollPolicy#SIZE_OR_TIME}
  * @param externalReadRetries how a copy of a Dedicated blob from its external object is retried
+ * @param allowOlderRestore restore from a checkpoint older than what was delivered, accepting duplicates
  */
 public record SinkSettings(
         String basePath,
@@ -21,7 +22,8 @@ public record SinkSettings(
         RollPolicy rollPolicy,
         Duration rollInterval,
         String createdBy,
-        RetryPolicy externalReadRetries)
+        RetryPolicy externalReadRetries,
+        boolean allowOlderRestore)
         implements Serializable {
 
     private static final long serialVersionUID = 1L;

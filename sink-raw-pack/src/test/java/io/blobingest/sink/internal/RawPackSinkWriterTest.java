@@ -3,6 +3,8 @@ package io.blobingest.sink.internal;
 import static io.blobingest.sink.internal.WriterHarness.commit;
 import static io.blobingest.sink.internal.WriterHarness.write;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.DescriptorRow;
@@ -14,6 +16,7 @@ import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.sink.TestBlobs;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -21,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -237,6 +241,40 @@ class RawPackSinkWriterTest {
     }
 
     @Test
+    void aSetOpenInAnOlderCheckpointButCommittedSinceIsNeverReopened() throws IOException {
+        WriterHarness harness = new WriterHarness(base, RollPolicy.SIZE_OR_TIME, 64 * MIB);
+        BlobSetWriterState olderCheckpoint;
+        BlobSetCommittable committedSince;
+        try (RawPackSinkWriter writer = harness.writer()) {
+            write(writer, 1, 2, 3);
+            olderCheckpoint = writer.snapshotState(4).get(0);
+            write(writer, 4, 5);
+            writer.flush(true);
+            committedSince = writer.prepareCommit().iterator().next();
+        }
+        commit(List.of(committedSince));
+        StoredBlobs stored = new StoredBlobs(base);
+        Map<String, List<DescriptorRow>> before = stored.committedManifests();
+        Path manifest = base.resolve("_descriptors").resolve(committedSince.blobSet() + ".arrow");
+        byte[] manifestBytes = Files.readAllBytes(manifest);
+
+        assertThatThrownBy(() -> harness.restore(List.of(olderCheckpoint)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("blob set " + olderCheckpoint.blobSet() + " is open in the restored checkpoint but "
+                        + "was committed after it")
+                .hasMessageContaining("sink.raw-pack.allow-older-restore");
+
+        WriterHarness allowing = new WriterHarness(base, RollPolicy.SIZE_OR_TIME, 64 * MIB, true);
+        try (RawPackSinkWriter restored = allowing.restore(List.of(olderCheckpoint))) {
+            restored.flush(true);
+            assertThat(restored.prepareCommit()).as("nothing re-opened, nothing to commit").isEmpty();
+        }
+        assertThat(stored.committedManifests()).containsOnlyKeys(committedSince.blobSet());
+        assertThat(Files.readAllBytes(manifest)).as("the committed manifest, untouched").isEqualTo(manifestBytes);
+        stored.assertOnlyCommittedFilesAreVisible(before);
+    }
+
+    @Test
     void abandonedWriterLeavesOnlyHiddenInProgressFiles() throws IOException {
         WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
         RawPackSinkWriter writer = harness.writer();
@@ -249,6 +287,24 @@ class RawPackSinkWriterTest {
         assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
         assertThat(StoredBlobs.hiddenFiles(base)).hasSize(4)
                 .allSatisfy(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
+    }
+
+    /**
+     * Flink 2.2 closes a failed task's operators inside its failure handler, where an exception is
+     * fatal to the TaskManager; releasing the open pack fails there for the reason the task failed
+     * (a full disk makes Flink's S3 stream fail its close).
+     */
+    @Test
+    void abandonedWriterClosesWithoutThrowingWhenReleasingItsOpenPackFails() throws IOException {
+        WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        RawPackSinkWriter writer = new RawPackSinkWriter(harness.settings, new FullDiskOnClose(harness.fs), 0,
+                harness.clock, UnregisteredMetricsGroup.createSinkWriterMetricGroup(), List.of());
+        writer.write(blob(0, Placement.PACKED, 1000), null);
+
+        assertThatCode(writer::close).as("closing the abandoned writer").doesNotThrowAnyException();
+        assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
+        assertThat(StoredBlobs.hiddenFiles(base)).singleElement()
+                .satisfies(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
     }
 
     private static PlacedBlob blob(long offset, Placement placement, int size) {

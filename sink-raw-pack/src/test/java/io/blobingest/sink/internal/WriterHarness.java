@@ -30,9 +30,13 @@ final class WriterHarness {
     final ManualClock clock = new ManualClock();
 
     WriterHarness(Path base, RollPolicy policy, long packTargetSize) throws IOException {
+        this(base, policy, packTargetSize, false);
+    }
+
+    WriterHarness(Path base, RollPolicy policy, long packTargetSize, boolean allowOlderRestore) throws IOException {
         this.base = base;
-        this.settings = new SinkSettings(
-                base.toUri().toString(), packTargetSize, policy, ROLL_INTERVAL, "writer-test", EXTERNAL_READ_RETRIES);
+        this.settings = new SinkSettings(base.toUri().toString(), packTargetSize, policy, ROLL_INTERVAL, "writer-test",
+                EXTERNAL_READ_RETRIES, allowOlderRestore);
         this.fs = FileSystem.getLocalFileSystem().createRecoverableWriter();
     }
 

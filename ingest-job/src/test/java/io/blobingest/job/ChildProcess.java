@@ -1,0 +1,111 @@
+package io.blobingest.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code ./blob-ingest} launcher in a child JVM (it {@code exec}s java, so the process is the
+ * JVM), output in {@code log}.
+ */
+record ChildProcess(Process process, Path log) {
+
+    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+    private static final int SIGKILL_EXIT_CODE = 128 + 9;
+
+    static ChildProcess start(List<String> args, Path log) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ROOT.resolve("blob-ingest").toString());
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("BLOB_INGEST_JAVA_OPTS", "-Xmx1g");
+        return new ChildProcess(builder.start(), log);
+    }
+
+    /**
+     * The arguments of a {@code run} over the topics {@code blobs}, {@code descriptors} and {@code
+     * dead-letters}, checkpoints retained under {@code checkpoints}.
+     */
+    static List<String> runCommand(KafkaBrokerExtension kafka, String groupId, Path base, int parallelism,
+            String checkpointInterval, Path checkpoints) {
+        return List.of("run", "--bootstrap-servers", kafka.bootstrapServers(),
+                "--input-topic", "blobs", "--descriptor-topic", "descriptors", "--dlq-topic", "dead-letters",
+                "--group-id", groupId, "--base", base.toString(), "--parallelism", Integer.toString(parallelism),
+                "--checkpoint-interval", checkpointInterval, "--checkpoint-dir", checkpoints.toString());
+    }
+
+    /** Prints the output of each child started so far (null: not started), for a failed test. */
+    static void printOutputs(ChildProcess... children) {
+        for (ChildProcess child : children) {
+            if (child != null) {
+                System.out.println("---- output of " + child.log() + " ----\n" + child.output());
+            }
+        }
+    }
+
+    /** Kills each child still running (null: not started). */
+    static void destroyAll(ChildProcess... children) throws InterruptedException {
+        for (ChildProcess child : children) {
+            if (child != null) {
+                child.destroy();
+            }
+        }
+    }
+
+    /** Waits until the running job has committed descriptors, failing if the process ends first. */
+    void awaitCommittedDescriptors(KafkaBrokerExtension kafka, String topic, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (kafka.drainCommitted(topic).isEmpty()) {
+            assertThat(process.isAlive()).as("the job is still running").isTrue();
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no committed descriptor within " + timeout);
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    /** SIGKILL: no shutdown hook, no cancel, no last checkpoint; checks that it was the JVM that died so. */
+    void kill() throws InterruptedException {
+        ProcessHandle handle = process.toHandle();
+        assertThat(handle.info().command()).as("the killed process").hasValueSatisfying(
+                command -> assertThat(Path.of(command).getFileName()).hasToString("java"));
+        assertThat(handle.children()).as("children of the JVM").isEmpty();
+        process.destroyForcibly();
+        assertThat(process.waitFor(1, TimeUnit.MINUTES)).as("the process died").isTrue();
+        assertThat(handle.isAlive()).isFalse();
+        assertThat(process.exitValue()).as("exit code of a process killed by SIGKILL").isEqualTo(SIGKILL_EXIT_CODE);
+    }
+
+    int awaitExit(Duration timeout) throws InterruptedException {
+        assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS))
+                .as("the process exited within " + timeout).isTrue();
+        return process.exitValue();
+    }
+
+    void destroy() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+            process.waitFor(1, TimeUnit.MINUTES);
+        }
+    }
+
+    String output() {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(cannot read " + log + ": " + e + ")";
+        }
+    }
+}

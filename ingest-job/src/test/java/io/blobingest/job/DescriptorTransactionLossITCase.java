@@ -1,0 +1,97 @@
+package io.blobingest.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.blobingest.kafka.BlobKafkaConnectors;
+import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.sink.RollPolicy;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A descriptor transaction lost after its blob sets were committed (hole 3 of issue 11): the real
+ * job on a real broker, where one descriptor transaction is fenced on the broker just before
+ * Kafka's committer commits it ({@link FencingDescriptorSink}), so that the commit fails with
+ * {@code ProducerFencedException}, which Kafka's committer only logs. The blob sets whose rows it
+ * held are committed, and gone from the committer's state. Afterwards every input must be exactly
+ * once in the committed descriptor topic: the descriptor emitter learns that the epoch was aborted
+ * and emits those sets again, whether it learns it on the notification itself or, after a failure
+ * during that notification, on restore.
+ */
+class DescriptorTransactionLossITCase {
+
+    private static final int PARTITIONS = IngestJobFailoverITCase.PARTITIONS;
+    private static final String INPUT_TOPIC = IngestJobFailoverITCase.INPUT_TOPIC;
+    private static final TestWorkload WORKLOAD = new TestWorkload(23, 600);
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(PARTITIONS)
+                    .build());
+
+    @BeforeAll
+    static void produceWorkload() throws Exception {
+        KAFKA.createTopic(INPUT_TOPIC, PARTITIONS);
+        WORKLOAD.send(KAFKA, INPUT_TOPIC, PARTITIONS, 0, WORKLOAD.count());
+    }
+
+    @ParameterizedTest(name = "then {0}")
+    @EnumSource(FencingDescriptorSink.Then.class)
+    void everyDescriptorArrivesExactlyOnceAlthoughATransactionOfCommittedSetsWasAborted(
+            FencingDescriptorSink.Then then, @TempDir Path dir) throws Exception {
+        String runId = UUID.randomUUID().toString();
+        String descriptorTopic = "descriptors-" + runId;
+        String deadLetterTopic = "dead-letters-" + runId;
+        KAFKA.createTopic(descriptorTopic, 1);
+        KAFKA.createTopic(deadLetterTopic, 1);
+        Path base = dir.resolve("base");
+        Configuration config = IngestJobFailoverITCase.jobConfiguration(
+                KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, deadLetterTopic, base);
+        BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        IngestJob.build(env, config, new IngestJob.Hooks() {
+            @Override
+            public Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
+                return new FencingDescriptorSink(sink, kafka.adminProperties(), runId, then);
+            }
+        });
+        env.execute("descriptor transaction lost, then " + then);
+
+        String fenced = FencingDescriptorSink.fenced(runId);
+        assertThat(fenced).as("a descriptor transaction was fenced").isNotNull();
+        try (Admin admin = Admin.create(kafka.adminProperties())) {
+            TransactionState state = admin.describeTransactions(List.of(fenced)).description(fenced)
+                    .get(1, TimeUnit.MINUTES).state();
+            assertThat(state).as("the fenced transaction %s never committed", fenced)
+                    .isNotIn(TransactionState.COMPLETE_COMMIT, TransactionState.PREPARE_COMMIT);
+        }
+        Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
+        PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
+        assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
+    }
+}

@@ -1,0 +1,87 @@
+package io.blobingest.job;
+
+import io.blobingest.objectlayer.DescriptorRow;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.connector.kafka.sink.KafkaCommittable;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * The job's real descriptor {@link KafkaSink}, except that once per run, just before its committer
+ * commits a transaction that holds descriptors, the transaction is killed for real on the broker:
+ * Admin {@code fenceProducers} bumps the producer epoch of its transactional id, which aborts the
+ * open transaction, as the broker's transaction timeout would. Kafka's committer then gets {@code
+ * ProducerFencedException}, logs it and drops the transaction; the descriptors it held are gone.
+ * With {@link Then#FAIL_THE_NOTIFICATION} the committer also throws after that commit, so the job
+ * restores from the checkpoint whose notification was running, and the loss meets a restore.
+ */
+final class FencingDescriptorSink extends DelegatingDescriptorSink {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The transactional id fenced in each run. */
+    private static final ConcurrentMap<String, String> FENCED = new ConcurrentHashMap<>();
+
+    /** What the committer does after the fenced commit. */
+    enum Then { GO_ON, FAIL_THE_NOTIFICATION }
+
+    private final Properties adminProperties;
+    private final String runId;
+    private final Then then;
+
+    FencingDescriptorSink(KafkaSink<DescriptorRow> sink, Properties adminProperties, String runId, Then then) {
+        super(sink);
+        this.adminProperties = adminProperties;
+        this.runId = runId;
+        this.then = then;
+    }
+
+    /** The transactional id this run fenced, if it did. */
+    static String fenced(String runId) {
+        return FENCED.get(runId);
+    }
+
+    @Override
+    public Committer<KafkaCommittable> createCommitter(CommitterInitContext context) throws IOException {
+        Committer<KafkaCommittable> committer = sink.createCommitter(context);
+        return new Committer<>() {
+            @Override
+            public void commit(Collection<CommitRequest<KafkaCommittable>> requests)
+                    throws IOException, InterruptedException {
+                String transactionalId = requests.isEmpty() ? null
+                        : requests.iterator().next().getCommittable().getTransactionalId();
+                boolean fence = transactionalId != null && FENCED.putIfAbsent(runId, transactionalId) == null;
+                if (fence) {
+                    fenceProducer(transactionalId);
+                }
+                committer.commit(requests);
+                if (fence && then == Then.FAIL_THE_NOTIFICATION) {
+                    throw new IllegalStateException("injected failure after fencing descriptor transaction "
+                            + transactionalId);
+                }
+            }
+
+            @Override
+            public void close() throws Exception {
+                committer.close();
+            }
+        };
+    }
+
+    private void fenceProducer(String transactionalId) throws IOException {
+        try (Admin admin = Admin.create(adminProperties)) {
+            admin.fenceProducers(List.of(transactionalId)).all().get(Duration.ofMinutes(1).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new IOException("cannot fence " + transactionalId, e);
+        }
+    }
+}
