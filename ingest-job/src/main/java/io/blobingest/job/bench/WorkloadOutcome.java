@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -14,7 +15,13 @@ import java.util.Optional;
  * @param bytes their value bytes
  */
 public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, ContenderFigures consume,
-        ContenderFigures filesink, ContenderFigures ingest, ReadFigures read, Optional<S3ReadFigures> s3Read) {
+        ContenderFigures filesink, ContenderFigures ingest, ReadFigures read, Optional<S3ReadFigures> s3Read,
+        Map<String, SteadyFigures> steady, List<FreshnessFigures> freshness) {
+
+    public WorkloadOutcome {
+        steady = Map.copyOf(steady);
+        freshness = List.copyOf(freshness);
+    }
 
     public static final double TARGET_INGEST_VS_CONSUME = 0.8;
     public static final double TARGET_INGEST_VS_FILESINK = 1.5;
@@ -23,6 +30,12 @@ public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, 
     public static final double TARGET_S3_BATCH_SPEEDUP = 20;
     public static final double TARGET_S3_VS_IDEAL = 1.5;
     public static final double TARGET_S3_VS_LANCE_STYLE = 1.0;
+    public static final double TARGET_STEADY_VS_FILESINK = 1.0;
+    public static final double TARGET_STEADY_VS_CONSUME = 0.7;
+    /** The freshness target: p99 at most one checkpoint interval plus this. */
+    public static final Duration TARGET_FRESHNESS_SLACK = Duration.ofSeconds(1);
+    /** The interval {@code freshness_p99_over_interval} is taken at. */
+    public static final Duration FRESHNESS_RESULT_INTERVAL = Duration.ofSeconds(2);
     /** What a RESULT line says for a figure this run did not measure. */
     public static final String NOT_MEASURED = "n/a";
 
@@ -47,6 +60,30 @@ public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, 
     /** blob-ingest's bytes/s over the KafkaSource-to-FileSink job's. */
     public double ingestVsFilesink() {
         return seconds(filesink.work()) / seconds(ingest.work());
+    }
+
+    /** A contender's steady phase, if its run was long enough to have one. */
+    public Optional<SteadyFigures> steady(ContenderFigures contender) {
+        return Optional.ofNullable(steady.get(contender.contender()));
+    }
+
+    /** blob-ingest's steady bytes/s over the KafkaSource-to-FileSink job's. */
+    public Optional<Double> steadyVsFilesink() {
+        return steadyRatio(filesink);
+    }
+
+    /** blob-ingest's steady bytes/s over the plain consumer's. */
+    public Optional<Double> steadyVsConsume() {
+        return steadyRatio(consume);
+    }
+
+    private Optional<Double> steadyRatio(ContenderFigures other) {
+        return steady(ingest).flatMap(mine -> steady(other).map(theirs -> mine.megabytesPerSecond() / theirs.megabytesPerSecond()));
+    }
+
+    /** Freshness at {@link #FRESHNESS_RESULT_INTERVAL}, if it was measured there. */
+    public Optional<FreshnessFigures> freshnessForResult() {
+        return freshness.stream().filter(f -> f.interval().equals(FRESHNESS_RESULT_INTERVAL)).findFirst();
     }
 
     /**
@@ -86,10 +123,15 @@ public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, 
         return String.format(Locale.ROOT,
                 "RESULT workload=%s steady_vs_filesink=%s steady_vs_consume=%s freshness_p99_over_interval=%s"
                         + " s3_batch_speedup=%s s3_vs_ideal=%s s3_vs_lance_style=%s",
-                workload.label(), NOT_MEASURED, NOT_MEASURED, NOT_MEASURED,
-                s3Read.map(s3 -> String.format(Locale.ROOT, "%.0f", s3.batchSpeedup())).orElse(NOT_MEASURED),
-                s3Read.map(s3 -> String.format(Locale.ROOT, "%.2f", s3.batchVsIdeal())).orElse(NOT_MEASURED),
-                s3Read.map(s3 -> String.format(Locale.ROOT, "%.2f", s3.batchVsLanceStyle())).orElse(NOT_MEASURED));
+                workload.label(), format(steadyVsFilesink(), "%.2f"), format(steadyVsConsume(), "%.2f"),
+                format(freshnessForResult().map(FreshnessFigures::p99OverInterval), "%.2f"),
+                format(s3Read.map(S3ReadFigures::batchSpeedup), "%.0f"),
+                format(s3Read.map(S3ReadFigures::batchVsIdeal), "%.2f"),
+                format(s3Read.map(S3ReadFigures::batchVsLanceStyle), "%.2f"));
+    }
+
+    private static String format(Optional<Double> value, String format) {
+        return value.map(v -> String.format(Locale.ROOT, format, v)).orElse(NOT_MEASURED);
     }
 
     private static double seconds(Duration duration) {

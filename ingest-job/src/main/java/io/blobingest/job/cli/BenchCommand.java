@@ -2,8 +2,10 @@ package io.blobingest.job.cli;
 
 import io.blobingest.job.bench.BenchWorkload;
 import io.blobingest.job.bench.ContenderFigures;
+import io.blobingest.job.bench.FreshnessFigures;
 import io.blobingest.job.bench.ReadFigures;
 import io.blobingest.job.bench.S3ReadFigures;
+import io.blobingest.job.bench.SteadyFigures;
 import io.blobingest.job.bench.WorkloadOutcome;
 import io.blobingest.job.bench.internal.BenchRunner;
 import io.blobingest.job.bench.internal.ChildJvm;
@@ -100,6 +102,16 @@ public final class BenchCommand implements Callable<Integer> {
                     + " none (default: ${DEFAULT-VALUE}).")
     String s3Bandwidth;
 
+    @Option(names = "--freshness",
+            description = "Also measure freshness on the small and frames workloads: blob-ingest unbounded, records"
+                    + " produced at half its steady rate, produce timestamp to descriptor visible to a read_committed"
+                    + " consumer, p50/p99/max, at each of --freshness-intervals.")
+    boolean freshness;
+
+    @Option(names = "--freshness-intervals", defaultValue = "1s,2s,10s", split = ",",
+            description = "With --freshness: the checkpoint intervals to measure at (default: ${DEFAULT-VALUE}).")
+    List<String> freshnessIntervals;
+
     private PrintWriter out;
     private PrintWriter err;
 
@@ -176,7 +188,24 @@ public final class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "--checkpoint-interval: not a duration: '" + checkpointInterval + "' (e.g. 2s, 1min)");
         }
-        return new BenchRunner.Settings(preload, parallelism, checkpointInterval, readSample, seed, profile, s3Settings());
+        return new BenchRunner.Settings(preload, parallelism, checkpointInterval, readSample, seed, profile, s3Settings(),
+                freshnessIntervals());
+    }
+
+    private List<Duration> freshnessIntervals() {
+        if (!freshness) {
+            return List.of();
+        }
+        List<Duration> intervals = new ArrayList<>();
+        for (String interval : freshnessIntervals) {
+            try {
+                intervals.add(TimeUtils.parseDuration(interval.strip()));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(),
+                        "--freshness-intervals: not a duration: '" + interval + "' (e.g. 1s,2s,10s)");
+            }
+        }
+        return intervals;
     }
 
     private Optional<BenchRunner.S3Settings> s3Settings() {
@@ -214,6 +243,7 @@ public final class BenchCommand implements Callable<Integer> {
                     String.format(Locale.ROOT, "%,.0f", contender.peakResidentBytes() / (1024.0 * 1024.0)));
         }
         table.print(out);
+        printSteady(outcome);
         ReadFigures read = outcome.read();
         out.printf(Locale.ROOT, "read side: %,d random Packed descriptors of %,d (%,.1f MB), %,d verified by crc32c;"
                         + " median of %d rounds (the ways alternating) after a warm-up, page cache warm%n",
@@ -238,8 +268,57 @@ public final class BenchCommand implements Callable<Integer> {
                 read.requestsSingleVsBatch(), WorkloadOutcome.TARGET_READ_REQUESTS_RATIO,
                 requestsTarget ? ": " + met(read.requestsSingleVsBatch() >= WorkloadOutcome.TARGET_READ_REQUESTS_RATIO) : " on small");
         outcome.s3Read().ifPresent(this::printS3);
+        printFreshness(outcome);
         out.println(outcome.resultLine());
+        out.println(outcome.streamingResultLine());
         out.flush();
+    }
+
+    private void printSteady(WorkloadOutcome outcome) {
+        out.printf(Locale.ROOT, "steady phase: from the first commit of input at or past %.0f%% of the topic's bytes to the first"
+                + " at or past %.0f%% (Flink jobs: completed checkpoints; consume: every poll), committed offsets and the JVM's"
+                + " CPU sampled every %d ms from outside%n", SteadyFigures.FROM_FRACTION * 100, SteadyFigures.TO_FRACTION * 100,
+                BenchRunner.STEADY_SAMPLE_PERIOD.toMillis());
+        TextTable table = new TextTable("contender", "window s", "window MB", "steady MB/s", "whole-run MB/s", "steady CPU s/GB",
+                "whole-run CPU s/GB");
+        for (ContenderFigures contender : outcome.contenders()) {
+            Optional<SteadyFigures> steady = outcome.steady(contender);
+            table.add(contender.contender(),
+                    steady.map(s -> String.format(Locale.ROOT, "%.1f", s.time().toMillis() / 1000.0)).orElse(WorkloadOutcome.NOT_MEASURED),
+                    steady.map(s -> String.format(Locale.ROOT, "%,.1f", s.bytes() / 1e6)).orElse(WorkloadOutcome.NOT_MEASURED),
+                    steady.map(s -> String.format(Locale.ROOT, "%.1f", s.megabytesPerSecond())).orElse(WorkloadOutcome.NOT_MEASURED),
+                    String.format(Locale.ROOT, "%.1f", outcome.megabytesPerSecond(contender)),
+                    steady.map(s -> String.format(Locale.ROOT, "%.1f", s.cpuSecondsPerGigabyte())).orElse(WorkloadOutcome.NOT_MEASURED),
+                    String.format(Locale.ROOT, "%.1f", contender.cpu().toMillis() / 1000.0 / (outcome.bytes() / 1e9)));
+        }
+        table.print(out);
+        boolean consumeTarget = outcome.workload() == BenchWorkload.FRAMES;
+        out.printf(Locale.ROOT, "steady ratios: blob-ingest/filesink %s (target >= %.1f: %s), blob-ingest/consume %s (target >= %.1f%s)%n",
+                outcome.steadyVsFilesink().map(r -> String.format(Locale.ROOT, "%.2f", r)).orElse(WorkloadOutcome.NOT_MEASURED),
+                WorkloadOutcome.TARGET_STEADY_VS_FILESINK,
+                outcome.steadyVsFilesink().map(r -> met(r >= WorkloadOutcome.TARGET_STEADY_VS_FILESINK)).orElse(WorkloadOutcome.NOT_MEASURED),
+                outcome.steadyVsConsume().map(r -> String.format(Locale.ROOT, "%.2f", r)).orElse(WorkloadOutcome.NOT_MEASURED),
+                WorkloadOutcome.TARGET_STEADY_VS_CONSUME, consumeTarget
+                        ? ": " + outcome.steadyVsConsume().map(r -> met(r >= WorkloadOutcome.TARGET_STEADY_VS_CONSUME)).orElse(WorkloadOutcome.NOT_MEASURED)
+                        : " on frames");
+    }
+
+    private void printFreshness(WorkloadOutcome outcome) {
+        if (outcome.freshness().isEmpty()) {
+            return;
+        }
+        out.printf(Locale.ROOT, "freshness: blob-ingest unbounded, input produced at %.1f MB/s (half its steady rate), produce"
+                + " timestamp to descriptor visible to a read_committed consumer%n", outcome.freshness().get(0).bytesPerSecond() / 1e6);
+        TextTable table = new TextTable("checkpoint interval", "records", "p50 ms", "p99 ms", "max ms", "p99/interval",
+                "target p99 <= interval + " + WorkloadOutcome.TARGET_FRESHNESS_SLACK.toSeconds() + " s");
+        for (FreshnessFigures figures : outcome.freshness()) {
+            table.add(TimeUtils.formatWithHighestUnit(figures.interval()),
+                    String.format(Locale.ROOT, "%,d", figures.records()),
+                    Long.toString(figures.p50().toMillis()), Long.toString(figures.p99().toMillis()),
+                    Long.toString(figures.max().toMillis()), String.format(Locale.ROOT, "%.2f", figures.p99OverInterval()),
+                    met(figures.p99().compareTo(figures.interval().plus(WorkloadOutcome.TARGET_FRESHNESS_SLACK)) <= 0));
+        }
+        table.print(out);
     }
 
     private void printS3(S3ReadFigures s3) {

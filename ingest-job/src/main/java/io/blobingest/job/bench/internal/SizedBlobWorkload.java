@@ -30,8 +30,21 @@ public final class SizedBlobWorkload implements TopicWorkload {
 
     /** As many records as make about {@code totalBytes} on average, at least one. */
     public static SizedBlobWorkload ofTotalBytes(long seed, int minBytes, int maxBytes, long totalBytes) {
-        double average = (minBytes + (double) maxBytes) / 2;
-        return new SizedBlobWorkload(seed, minBytes, maxBytes, (int) Math.max(1, Math.round(totalBytes / average)));
+        SizedBlobWorkload one = new SizedBlobWorkload(seed, minBytes, maxBytes, 1);
+        return new SizedBlobWorkload(seed, minBytes, maxBytes, (int) Math.max(1, Math.round(totalBytes / one.averageSize())));
+    }
+
+    public int minBytes() {
+        return minBytes;
+    }
+
+    public int maxBytes() {
+        return maxBytes;
+    }
+
+    /** The mean of the size distribution. */
+    public double averageSize() {
+        return (minBytes + (double) maxBytes) / 2;
     }
 
     @Override
