@@ -215,6 +215,9 @@ public final class BenchRunner {
         long records = (long) (bytesPerSecond * seconds / sizes.averageSize()) + 1_000;
         Path base = directory(workload).resolve("freshness-" + label);
         List<String> run = runArguments(topic, base, interval.toMillis() + "ms", ingestOptions);
+        // Unbounded, as a user runs it: with retained checkpoints to restart from.
+        Path checkpoints = directory(workload).resolve("freshness-" + label + "-checkpoints");
+        run.addAll(List.of("--checkpoint-dir", checkpoints.toString()));
         progress.printf(Locale.ROOT, "  freshness, checkpoint every %s, %.1f MB/s for %d s ...%n", TimeUtils.formatWithHighestUnit(interval),
                 bytesPerSecond / 1e6, measured.toSeconds());
         FreshnessFigures figures = FreshnessFigures.fromLine(children.run(ContenderMain.FRESHNESS + "-" + label,
@@ -234,6 +237,7 @@ public final class BenchRunner {
         progress.printf(Locale.ROOT, "  freshness %s: p50 %d ms, p99 %d ms, max %d ms over %,d records%n", label,
                 figures.p50().toMillis(), figures.p99().toMillis(), figures.max().toMillis(), figures.records());
         OwnedDirectory.discard(base);
+        OwnedDirectory.discard(checkpoints);
         return figures;
     }
 

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -74,7 +75,8 @@ final class FreshnessContender {
         }, "blob-ingest-run");
         job.setDaemon(true);
         job.start();
-        Arrivals arrivals = new Arrivals();
+        AtomicLongArray sentAt = new AtomicLongArray(workload.count());
+        Arrivals arrivals = new Arrivals(sentAt);
         Thread reader = new Thread(arrivals, "descriptor-reader");
         reader.setDaemon(true);
         reader.start();
@@ -84,7 +86,7 @@ final class FreshnessContender {
             long sentAtRate = 0;
             int index = 0;
             long measuredFrom = Long.MAX_VALUE;
-            long measuredRecords = 0;
+            int firstMeasured = -1;
             while (measuredFrom == Long.MAX_VALUE || System.currentTimeMillis() < measuredFrom + measured.toMillis()) {
                 checkRunning(jobEnded, arrivals);
                 if (rateFrom == Long.MAX_VALUE && arrivals.any()) {
@@ -103,25 +105,33 @@ final class FreshnessContender {
                 LockSupport.parkNanos(dueAt - System.nanoTime());
                 ProducerRecord<byte[], byte[]> input = workload.record(topic, partitions, index++);
                 long stamp = System.currentTimeMillis();
+                sentAt.set(index - 1, stamp);
                 producer.send(new ProducerRecord<>(topic, input.partition(), stamp, input.key(), input.value()));
                 if (rateFrom != Long.MAX_VALUE) {
                     sentAtRate += input.value().length;
                 }
-                if (stamp >= measuredFrom) {
-                    measuredRecords++;
+                if (stamp >= measuredFrom && firstMeasured < 0) {
+                    firstMeasured = index - 1;
                 }
             }
             producer.flush();
+            if (firstMeasured < 0) {
+                throw new IllegalStateException("no record was sent in the measured " + measured + " at "
+                        + bytesPerSecond + " bytes/s");
+            }
+            int from = firstMeasured;
+            int to = index;
+            long measuredRecords = to - from;
             long drainStarted = System.nanoTime();
-            while (arrivals.latenciesFrom(measuredFrom).length < measuredRecords) {
+            while (arrivals.latencies(from, to).length < measuredRecords) {
                 checkRunning(jobEnded, arrivals);
                 if (System.nanoTime() - drainStarted > DRAIN_DEADLINE.toNanos()) {
-                    throw new IllegalStateException("after " + DRAIN_DEADLINE + " " + arrivals.latenciesFrom(measuredFrom).length
+                    throw new IllegalStateException("after " + DRAIN_DEADLINE + " " + arrivals.latencies(from, to).length
                             + " of " + measuredRecords + " measured descriptors had arrived on " + descriptorTopic);
                 }
                 Thread.sleep(POLL.toMillis());
             }
-            LatencyPercentiles percentiles = LatencyPercentiles.of(arrivals.latenciesFrom(measuredFrom));
+            LatencyPercentiles percentiles = LatencyPercentiles.of(arrivals.latencies(from, to));
             return new FreshnessFigures(interval, bytesPerSecond, measuredRecords, Duration.ofMillis(percentiles.p50()),
                     Duration.ofMillis(percentiles.p99()), Duration.ofMillis(percentiles.max()));
         } finally {
@@ -137,8 +147,17 @@ final class FreshnessContender {
 
     /** The descriptor topic's records as they arrive, read on a thread of their own so that none waits for a send. */
     private final class Arrivals implements Runnable {
-        /** Each arrival as {produce timestamp, arrival time}, both in epoch milliseconds. */
+        private final AtomicLongArray sentAt;
+        /**
+         * Each arrival as {record index, arrival time in epoch milliseconds}. The index comes from
+         * the descriptor's key, the input record's: a descriptor record's timestamp is when the
+         * descriptor was sent, not the input record's (the manifest has no timestamp column).
+         */
         private final List<long[]> arrived = new ArrayList<>();
+
+        Arrivals(AtomicLongArray sentAt) {
+            this.sentAt = sentAt;
+        }
         private volatile boolean stopped;
         private volatile Exception failure;
 
@@ -153,7 +172,7 @@ final class FreshnessContender {
                     for (ConsumerRecord<byte[], byte[]> descriptor : consumer.poll(POLL)) {
                         long now = System.currentTimeMillis();
                         synchronized (arrived) {
-                            arrived.add(new long[] {descriptor.timestamp(), now});
+                            arrived.add(new long[] {SizedBlobWorkload.index(descriptor.key()), now});
                         }
                     }
                 }
@@ -168,10 +187,11 @@ final class FreshnessContender {
             }
         }
 
-        /** Latencies in milliseconds of the descriptors of records stamped at or after {@code from}. */
-        long[] latenciesFrom(long from) {
+        /** Latencies in milliseconds, send to arrival, of the descriptors of records {@code from} to {@code to} (exclusive). */
+        long[] latencies(int from, int to) {
             synchronized (arrived) {
-                return arrived.stream().filter(a -> a[0] >= from).mapToLong(a -> a[1] - a[0]).toArray();
+                return arrived.stream().filter(a -> a[0] >= from && a[0] < to)
+                        .mapToLong(a -> a[1] - sentAt.get((int) a[0])).toArray();
             }
         }
 
