@@ -1,13 +1,13 @@
 package io.blobingest.job;
 
 import io.blobingest.job.internal.ClassifyRecords;
-import io.blobingest.job.internal.ManifestFileEnumerator;
-import io.blobingest.job.internal.ManifestRowFormat;
 import io.blobingest.job.internal.SplitManifestRows;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.sink.manifest.ManifestFileEnumerator;
+import io.blobingest.sink.manifest.ManifestRowFormat;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.ReadableConfig;
@@ -57,7 +57,7 @@ public final class BackfillJob {
     static void build(StreamExecutionEnvironment env, ReadableConfig config, Path manifests, IngestJob.Hooks hooks) {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.sinksFromConfig(config);
         FileSource<DescriptorRow> source = FileSource
-                .forBulkFileFormat(new ManifestRowFormat(), manifests)
+                .forBulkFileFormat(new ManifestRowFormat(BlobTypes.DESCRIPTOR_ROW), manifests)
                 .setFileEnumerator(ManifestFileEnumerator::new)
                 .build();
         SingleOutputStreamOperator<BlobRecord> reentered = env

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
@@ -36,7 +37,10 @@ public final class RawPackSinkBuilder {
             RawPackSinkOptions.ROLL_POLICY,
             RawPackSinkOptions.ROLL_INTERVAL,
             RawPackSinkOptions.CREATED_BY,
-            RawPackSinkOptions.ALLOW_OLDER_RESTORE);
+            RawPackSinkOptions.ALLOW_OLDER_RESTORE,
+            RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT,
+            RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT,
+            CheckpointingOptions.CHECKPOINTING_TIMEOUT);
 
     /** Three tries, one second apart and then two. */
     public static final RetryPolicy DEFAULT_EXTERNAL_READ_RETRIES = new RetryPolicy(3, Duration.ofSeconds(1));
@@ -48,7 +52,10 @@ public final class RawPackSinkBuilder {
 
     RawPackSinkBuilder() {}
 
-    /** Takes every {@link RawPackSinkOptions} option set in {@code config}; others stay as they are. */
+    /**
+     * Takes every {@link RawPackSinkOptions} option set in {@code config}, and Flink's checkpoint
+     * timeout, which the external copy timeout must stay below; others stay as they are.
+     */
     public RawPackSinkBuilder setConfiguration(ReadableConfig config) {
         for (ConfigOption<?> option : OPTIONS) {
             copy(config, option);
@@ -134,7 +141,9 @@ public final class RawPackSinkBuilder {
                 options.get(RawPackSinkOptions.ROLL_INTERVAL),
                 options.get(RawPackSinkOptions.CREATED_BY),
                 externalReadRetries,
-                options.get(RawPackSinkOptions.ALLOW_OLDER_RESTORE));
+                options.get(RawPackSinkOptions.ALLOW_OLDER_RESTORE),
+                options.get(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT),
+                options.get(RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT));
         return new RawPackSink(settings, descriptorSink, deliveryCheck);
     }
 
@@ -162,15 +171,27 @@ public final class RawPackSinkBuilder {
                     + RawPackSinkOptions.MAX_PACK_SIZE + ", found "
                     + target);
         }
-        Duration interval = options.get(RawPackSinkOptions.ROLL_INTERVAL);
-        if (interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException(
-                    RawPackSinkOptions.ROLL_INTERVAL.key() + " must be positive, found " + interval);
+        requirePositive(RawPackSinkOptions.ROLL_INTERVAL);
+        requirePositive(RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT);
+        Duration copyTimeout = requirePositive(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT);
+        Duration checkpointTimeout = options.get(CheckpointingOptions.CHECKPOINTING_TIMEOUT);
+        if (copyTimeout.compareTo(checkpointTimeout) >= 0) {
+            throw new IllegalArgumentException(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT.key() + " (" + copyTimeout
+                    + ") must be shorter than " + CheckpointingOptions.CHECKPOINTING_TIMEOUT.key() + " ("
+                    + checkpointTimeout + "): a copy holds the checkpoint barrier");
         }
         String createdBy = options.get(RawPackSinkOptions.CREATED_BY);
         if (createdBy.isBlank()) {
             throw new IllegalArgumentException(RawPackSinkOptions.CREATED_BY.key() + " must not be blank");
         }
+    }
+
+    private Duration requirePositive(ConfigOption<Duration> option) {
+        Duration duration = options.get(option);
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(option.key() + " must be positive, found " + duration);
+        }
+        return duration;
     }
 
     private <T> void copy(ReadableConfig config, ConfigOption<T> option) {

@@ -64,5 +64,25 @@ public final class RawPackSinkOptions {
                                     + "true: restore anyway and accept those duplicates; blob sets committed since "
                                     + "are never re-opened or overwritten.");
 
+    public static final ConfigOption<Duration> EXTERNAL_COPY_TIMEOUT =
+            ConfigOptions.key("sink.raw-pack.external-copy-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(2))
+                    .withDescription(
+                            "The longest the copy of an ingest-mode External blob into a Dedicated sidecar may take, "
+                                    + "every try included; then the record is a fetch-failed dead letter. The copy "
+                                    + "holds the checkpoint barrier, so this must be shorter than "
+                                    + "execution.checkpointing.timeout, and in the ingest job this times "
+                                    + "external.fetch-concurrency too.");
+
+    public static final ConfigOption<Duration> EXTERNAL_COPY_STALL_TIMEOUT =
+            ConfigOptions.key("sink.raw-pack.external-copy-stall-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "The longest that copy may wait for the object's status or its next 1 MiB; then the "
+                                    + "try fails, and is retried while external.fetch-attempts and the copy "
+                                    + "timeout allow.");
+
     private RawPackSinkOptions() {}
 }

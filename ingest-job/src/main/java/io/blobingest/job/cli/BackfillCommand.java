@@ -77,7 +77,7 @@ public final class BackfillCommand implements Callable<Integer> {
             out.print(RunSummary.of(baseline, result.get(), config).format());
             out.flush();
         }
-        return BlobIngestCli.EXIT_OK;
+        return JobCli.EXIT_OK;
     }
 
     /**

@@ -52,7 +52,7 @@ public final class RunCommand implements Callable<Integer> {
             out.print(RunSummary.of(baseline.get(), result.get(), config).format());
             out.flush();
         }
-        return BlobIngestCli.EXIT_OK;
+        return JobCli.EXIT_OK;
     }
 
     /** The job's configuration from file, options and -D, in that order of precedence, and where it starts. */

@@ -3,6 +3,7 @@ package io.blobingest.job.internal;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.placement.ExternalCopyException;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.storage.ReadThreads;
@@ -151,8 +152,8 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         latencyMs = metrics.histogram("latencyMs", new DescriptiveStatisticsHistogram(LATENCY_WINDOW));
         deadLetters = new EnumMap<>(DeadLetterCode.class);
         MetricGroup byCode = metrics.addGroup("deadLetters");
-        for (DeadLetterCode code : List.of(DeadLetterCode.TOO_LARGE, DeadLetterCode.NOT_FOUND, DeadLetterCode.BAD_RANGE,
-                DeadLetterCode.FETCH_FAILED)) {
+        for (DeadLetterCode code : List.of(DeadLetterCode.URI_NOT_ALLOWED, DeadLetterCode.TOO_LARGE,
+                DeadLetterCode.NOT_FOUND, DeadLetterCode.BAD_RANGE, DeadLetterCode.FETCH_FAILED)) {
             deadLetters.put(code, byCode.counter(code.wireName()));
         }
         for (Either<PlacedBlob, ExternalFetch> input : restored) {
@@ -168,7 +169,7 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
 
     private void process(Either<PlacedBlob, ExternalFetch> input) throws InterruptedException {
         if (input.isLeft()) {
-            output.collect(new StreamRecord<>(input.left()));
+            emitPlaced(input.left());
             return;
         }
         boolean warned = false;
@@ -250,11 +251,39 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
 
     private void emit(Either<PlacedBlob, DeadLetter> outcome) {
         if (outcome.isLeft()) {
-            output.collect(new StreamRecord<>(outcome.left()));
+            emitPlaced(outcome.left());
         } else {
-            deadLetters.get(outcome.right().code()).inc();
-            output.collect(ClassifyRecords.DEAD_LETTERS, new StreamRecord<>(outcome.right()));
+            emitDeadLetter(outcome.right());
         }
+    }
+
+    /**
+     * A Dedicated blob with an external source is copied by the sink writer, chained behind this
+     * stage, inside this call. When that copy fails on the source's side ({@link
+     * ExternalCopyException}: unreadable after the tries, ended early, stalled, out of time), the
+     * writer is left as before the blob and the record becomes a dead letter here: the sink has no
+     * output of its own for dead letters. Any other failure fails the task.
+     */
+    private void emitPlaced(PlacedBlob placed) {
+        if (placed.source() == null) {
+            output.collect(new StreamRecord<>(placed));
+            return;
+        }
+        try {
+            output.collect(new StreamRecord<>(placed));
+        } catch (RuntimeException e) {
+            ExternalCopyException copyFailure = ExternalCopyException.findIn(e);
+            if (copyFailure == null) {
+                throw e;
+            }
+            LOG.warn("Dead-lettering input {}: {}", placed.record().source(), copyFailure.getMessage());
+            emitDeadLetter(new DeadLetter(placed.record(), copyFailure.code(), copyFailure.getMessage()));
+        }
+    }
+
+    private void emitDeadLetter(DeadLetter deadLetter) {
+        deadLetters.get(deadLetter.code()).inc();
+        output.collect(ClassifyRecords.DEAD_LETTERS, new StreamRecord<>(deadLetter));
     }
 
     @Override

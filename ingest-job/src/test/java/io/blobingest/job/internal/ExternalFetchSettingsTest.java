@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.job.IngestJobOptions;
+import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.storage.RetryPolicy;
 import java.time.Duration;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,5 +46,24 @@ class ExternalFetchSettingsTest {
         assertThatThrownBy(() -> ExternalFetchSettings.fromConfig(config))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("external.fetch-backoff must be >= 0, found PT-0.001S");
+    }
+
+    /**
+     * Hole 2 of issue 11: each copy was below the checkpoint timeout, but a barrier queued behind
+     * the copies of every completed fetch could still wait for all of them.
+     */
+    @Test
+    void copiesOfEveryFetchInFlightMustFitInTheCheckpointTimeout() {
+        Configuration config = new Configuration();
+        config.set(IngestJobOptions.EXTERNAL_FETCH_CONCURRENCY, 4);
+        config.set(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT, Duration.ofMinutes(3));
+
+        assertThatThrownBy(() -> ExternalFetchSettings.fromConfig(config))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("external.fetch-concurrency (4) x sink.raw-pack.external-copy-timeout (3 min) "
+                        + "= 12 min must be shorter than execution.checkpointing.timeout (10 min)");
+
+        config.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMinutes(13));
+        assertThat(ExternalFetchSettings.fromConfig(config).concurrency()).isEqualTo(4);
     }
 }

@@ -3,7 +3,10 @@ package io.blobingest.job.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.blobingest.objectlayer.DescriptorRow.Attribute;
+import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.placement.BlobRecordClassifier;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalFetch;
@@ -12,6 +15,8 @@ import io.blobingest.placement.Placement;
 import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.storage.RetryPolicy;
 import io.blobingest.storage.testing.FlakyFileSystem;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +24,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.WriterAppender;
+import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream.OutputMode;
 import org.apache.flink.streaming.api.functions.async.AsyncFunction;
@@ -39,6 +49,7 @@ class FetchExternalBlobsTest {
     private static final ExternalBlobFetcher FETCHER =
             new ExternalBlobFetcher(new PlacementPolicy(10, 100, 1000), 500, SETTINGS.retries(), List.of("file:/"));
     private static final byte[] CONTENT = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    private static final String SIGNATURE = "topsecret";
 
     @TempDir Path dir;
 
@@ -153,6 +164,73 @@ class FetchExternalBlobsTest {
         });
     }
 
+    /**
+     * Where a {@code blob.uri} query (a presigned signature) goes: the location the stage reads has
+     * none, so no log line and no dead-letter detail quotes it, whatever the fetch meets. The input
+     * record of a fetch in flight at a checkpoint is kept whole, query included, because a restore
+     * must be able to dead-letter it unchanged (SPEC section 4); that is the one place it reaches a
+     * checkpoint (docs/external-blobs.md, "Secrets").
+     */
+    @Test
+    void aBlobUriQueryReachesNoLogLineNorDetailAndOnlyTheCheckpointedInputRecord() throws Exception {
+        Path flaky = Files.write(dir.resolve("flaky"), CONTENT);
+        FlakyFileSystem.failReads(flaky, Integer.MAX_VALUE, 0);
+        Path throwing = Files.write(dir.resolve("throwing"), CONTENT);
+        FlakyFileSystem.failStatusWith(throwing, new IllegalStateException("file system bug"));
+        Path outside = Files.write(Files.createDirectories(dir.resolve("outside")).resolve("secret"), CONTENT);
+        Path allowed = Files.createDirectories(dir.resolve("allowed"));
+        Path link = Files.createSymbolicLink(allowed.resolve("link"), outside);
+        Path stalledObject = Files.write(dir.resolve("stalled"), CONTENT);
+        FlakyFileSystem.StalledReads stalled = FlakyFileSystem.stallReads(stalledObject);
+        String query = "?X-Amz-Signature=" + SIGNATURE;
+        var classifier = new BlobRecordClassifier(
+                new PlacementPolicy(10, 100, 1000), List.of(allowed.toUri().toString(), "flaky:/"), 500);
+        var fetcher = new ExternalBlobFetcher(new PlacementPolicy(10, 100, 1000), 500,
+                new RetryPolicy(2, Duration.ZERO), List.of(allowed.toUri().toString(), "flaky:/"));
+        var settings = new ExternalFetchSettings(8, new RetryPolicy(2, Duration.ZERO), TIMEOUT);
+        List<String> uris = List.of(FlakyFileSystem.uri(flaky) + query, FlakyFileSystem.uri(throwing) + query,
+                link.toUri() + query, allowed.toUri() + "missing" + query, FlakyFileSystem.uri(stalledObject) + query);
+
+        OperatorSubtaskState checkpoint;
+        try (var logs = new CapturedLogs(); var harness = harness(fetcher, settings)) {
+            harness.open();
+            harness.setProcessingTime(0);
+            for (int i = 0; i < uris.size(); i++) {
+                harness.processElement(Either.Right((ExternalFetch) classifier.classify(withUri(i, uris.get(i)))), 0);
+                if (i == uris.size() - 2) {
+                    drain(harness); // all but the stalled one end before the clock moves
+                }
+            }
+            assertThat(stalled.started().await(1, TimeUnit.MINUTES)).as("the last fetch is reading").isTrue();
+            checkpoint = harness.snapshot(1, 1);
+            harness.setProcessingTime(TIMEOUT.toMillis() + 1); // the stalled fetch times out
+            harness.endInput();
+
+            assertThat(deadLetters(harness)).extracting(DeadLetter::code).containsExactlyInAnyOrder(
+                    DeadLetterCode.FETCH_FAILED, DeadLetterCode.FETCH_FAILED, DeadLetterCode.URI_NOT_ALLOWED,
+                    DeadLetterCode.NOT_FOUND, DeadLetterCode.FETCH_FAILED);
+            assertThat(deadLetters(harness)).extracting(DeadLetter::detail).allSatisfy(detail ->
+                    assertThat(detail).doesNotContain(SIGNATURE));
+            assertThat(logs.text()).as("a retry was logged").contains("failed; try 2 of 2").doesNotContain(SIGNATURE);
+        }
+        FlakyFileSystem.resumeReads(stalledObject);
+        Files.delete(stalledObject);
+
+        try (var restored = harness(fetcher, settings)) {
+            restored.initializeState(checkpoint);
+            restored.open();
+            restored.endInput();
+
+            assertThat(deadLetters(restored)).as("the restored fetch, its input record unchanged").singleElement()
+                    .satisfies(deadLetter -> {
+                        assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.NOT_FOUND);
+                        assertThat(deadLetter.record().headers()).singleElement().satisfies(header ->
+                                assertThat(new String(header.value(), StandardCharsets.UTF_8)).isEqualTo(uris.get(4)));
+                        assertThat(deadLetter.detail()).doesNotContain(SIGNATURE);
+                    });
+        }
+    }
+
     @Test
     void aCheckpointHoldsTheFetchesInFlightButNotTheBlobsAlreadyPassedOn() throws Exception {
         Path object = Files.write(dir.resolve("slow"), CONTENT);
@@ -219,8 +297,13 @@ class FetchExternalBlobsTest {
     /** Set up, not opened: the tests open it where they want the clock to start. */
     private static OneInputStreamOperatorTestHarness<Either<PlacedBlob, ExternalFetch>, PlacedBlob> harness()
             throws Exception {
+        return harness(FETCHER, SETTINGS);
+    }
+
+    private static OneInputStreamOperatorTestHarness<Either<PlacedBlob, ExternalFetch>, PlacedBlob> harness(
+            ExternalBlobFetcher fetcher, ExternalFetchSettings settings) throws Exception {
         return new OneInputStreamOperatorTestHarness<>(
-                new FetchExternalBlobsFactory(FETCHER, SETTINGS),
+                new FetchExternalBlobsFactory(fetcher, settings),
                 ClassifyRecords.OUTPUT_TYPE.createSerializer(new SerializerConfigImpl()));
     }
 
@@ -236,6 +319,36 @@ class FetchExternalBlobsTest {
 
     private static ExternalFetch fetch(long offset, String location) {
         return new ExternalFetch(record(offset), location, 0, 0, List.of());
+    }
+
+    private static BlobRecord withUri(long offset, String uri) {
+        return new BlobRecord(null, null, List.of(new Attribute(BlobHeaders.URI, uri.getBytes(StandardCharsets.UTF_8))),
+                "in", 0, offset);
+    }
+
+    /** Every log line of this project's classes while open, as text. */
+    private static final class CapturedLogs implements AutoCloseable {
+        private final StringWriter text = new StringWriter();
+        private final LoggerContext context = (LoggerContext) LogManager.getContext(false);
+        private final WriterAppender appender = WriterAppender.newBuilder().setName("captured").setTarget(text)
+                .setLayout(PatternLayout.newBuilder().withPattern("%level %c{1} - %msg %throwable%n").build()).build();
+
+        CapturedLogs() {
+            appender.start();
+            context.getConfiguration().getLoggerConfig("io.blobingest").addAppender(appender, Level.ALL, null);
+            context.updateLoggers();
+        }
+
+        String text() {
+            return text.toString();
+        }
+
+        @Override
+        public void close() {
+            context.getConfiguration().getLoggerConfig("io.blobingest").removeAppender("captured");
+            context.updateLoggers();
+            appender.stop();
+        }
     }
 
     private static BlobRecord record(long offset) {

@@ -10,15 +10,19 @@ import io.blobingest.objectlayer.pack.RawPackWriterState;
 import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalBytes;
+import io.blobingest.placement.ExternalCopyException;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.manifest.DescriptorManifestWriter;
 import io.blobingest.storage.FlinkFileSystemStorage;
+import io.blobingest.storage.ReadThreads;
 import io.blobingest.storage.RetryPolicy;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
@@ -61,6 +65,9 @@ final class OpenBlobSet implements AutoCloseable {
     private final long packTargetSize;
     private final String createdBy;
     private final RetryPolicy externalReadRetries;
+    private final Duration copyTimeout;
+    private final Duration stallTimeout;
+    private final ReadThreads copyThreads;
     private final List<PendingSidecar> finishedSidecars;
     private final List<DescriptorRow> rows;
     private final CRC32C crc = new CRC32C();
@@ -73,6 +80,7 @@ final class OpenBlobSet implements AutoCloseable {
             long createdAtMillis,
             SinkSettings settings,
             RecoverableWriter fs,
+            ReadThreads copyThreads,
             long nextSidecarId,
             List<PendingSidecar> finishedSidecars,
             List<DescriptorRow> rows) {
@@ -84,21 +92,26 @@ final class OpenBlobSet implements AutoCloseable {
         this.packTargetSize = settings.packTargetSize();
         this.createdBy = settings.createdBy();
         this.externalReadRetries = settings.externalReadRetries();
+        this.copyTimeout = settings.externalCopyTimeout();
+        this.stallTimeout = settings.externalCopyStallTimeout();
+        this.copyThreads = copyThreads;
         this.nextSidecarId = nextSidecarId;
         this.finishedSidecars = new ArrayList<>(finishedSidecars);
         this.rows = new ArrayList<>(rows);
     }
 
     /** A new, empty blob set. */
-    static OpenBlobSet start(String name, long nowMillis, SinkSettings settings, RecoverableWriter fs) {
-        return new OpenBlobSet(name, nowMillis, settings, fs, 1, List.of(), List.of());
+    static OpenBlobSet start(
+            String name, long nowMillis, SinkSettings settings, RecoverableWriter fs, ReadThreads copyThreads) {
+        return new OpenBlobSet(name, nowMillis, settings, fs, copyThreads, 1, List.of(), List.of());
     }
 
     /** Continues a blob set from a checkpoint: the open pack is recovered at its persisted length. */
-    static OpenBlobSet restore(BlobSetWriterState state, SinkSettings settings, RecoverableWriter fs)
+    static OpenBlobSet restore(
+            BlobSetWriterState state, SinkSettings settings, RecoverableWriter fs, ReadThreads copyThreads)
             throws IOException {
         OpenBlobSet set = new OpenBlobSet(
-                state.blobSet(), state.createdAtMillis(), settings, fs, state.nextSidecarId(),
+                state.blobSet(), state.createdAtMillis(), settings, fs, copyThreads, state.nextSidecarId(),
                 state.finishedSidecars(), state.rows());
         BlobSetWriterState.OpenPackState pack = state.openPack();
         if (pack != null) {
@@ -155,7 +168,12 @@ final class OpenBlobSet implements AutoCloseable {
         return finishedLength > packTargetSize;
     }
 
-    /** Places {@code blob} in this set and returns its descriptor row. */
+    /**
+     * Places {@code blob} in this set and returns its descriptor row.
+     *
+     * @throws ExternalCopyException if a Dedicated blob's source could not be copied; the set is as
+     *     it was before
+     */
     DescriptorRow add(PlacedBlob blob) throws IOException {
         checkNotSealed("add a blob");
         byte[] bytes = blob.bytes();
@@ -173,7 +191,13 @@ final class OpenBlobSet implements AutoCloseable {
             case DEDICATED -> {
                 long sidecarId = allocateSidecarId();
                 if (bytes == null) {
-                    long crc32c = copyDedicated(sidecarId, blob.source());
+                    long crc32c;
+                    try {
+                        crc32c = copyDedicated(sidecarId, blob.source());
+                    } catch (ExternalCopyException e) {
+                        nextSidecarId = sidecarId; // the record becomes a dead letter: its id is free again
+                        throw e;
+                    }
                     yield row(blob, BlobDescriptor.dedicated(blob.source().length(), sidecarId), name, null, crc32c);
                 }
                 writeDedicated(sidecarId, bytes);
@@ -285,32 +309,54 @@ final class OpenBlobSet implements AutoCloseable {
      * what it copied. A try that fails transiently is retried from the start into a fresh
      * in-progress file (the failed one stays hidden, like any failed attempt's), so that the
      * sidecar is one consistent read of the object.
+     *
+     * <p>The copy runs on the task thread, so a checkpoint barrier waits for it; it is bounded so
+     * that the barrier is never held past the checkpoint timeout: every read comes from an {@link
+     * ExternalRangeReader} and must arrive within the stall timeout, and the whole copy, every try
+     * included, must end within the copy timeout (a try that starts after it fails at once).
+     *
+     * @throws ExternalCopyException if the object could not be read (after the tries), ended early,
+     *     stalled or the copy ran out of time: the record is a dead letter, and nothing of the
+     *     partial copy is ever visible. Other {@link IOException}s are the sidecar's own writes.
      */
     private long copyDedicated(long sidecarId, ExternalBytes source) throws IOException {
-        return externalReadRetries.run(
-                () -> copyOnce(sidecarId, source),
-                (nextTry, wait, failure) -> LOG.warn(
-                        "Copying {} bytes at offset {} of {} into sidecar {} of blob set {} failed; try {} of {} in {} ms: {}",
-                        source.length(), source.offset(), source.location(), sidecarId, name, nextTry,
-                        externalReadRetries.attempts(), wait.toMillis(), failure.toString()));
+        long deadline = System.nanoTime() + copyTimeout.toNanos();
+        try {
+            return externalReadRetries.run(
+                    () -> copyOnce(sidecarId, source, deadline),
+                    (nextTry, wait, failure) -> LOG.warn(
+                            "Copying {} bytes at offset {} of {} into sidecar {} of blob set {} failed; try {} of {} in {} ms: {}",
+                            source.length(), source.offset(), source.location(), sidecarId, name, nextTry,
+                            externalReadRetries.attempts(), wait.toMillis(), failure.toString()));
+        } catch (SourceFailure e) {
+            DeadLetterCode code = RetryPolicy.isTransient(e) ? DeadLetterCode.FETCH_FAILED : DeadLetterCode.NOT_FOUND;
+            throw new ExternalCopyException(code, "copying " + source.length() + " bytes at offset " + source.offset()
+                    + " of " + source.location() + " into a Dedicated sidecar failed: " + e.getMessage(), e);
+        }
     }
 
-    private long copyOnce(long sidecarId, ExternalBytes source) throws IOException {
-        try (ReadableObject object = EXTERNAL_OBJECTS.open(URI.create(source.location()))) {
-            if (object.length() - source.offset() < source.length()) {
-                throw new EOFException(source.location() + " is " + object.length() + " bytes long, "
-                        + source.length() + " bytes at offset " + source.offset() + " were expected");
+    private long copyOnce(long sidecarId, ExternalBytes source, long deadline) throws IOException {
+        if (!copyThreads.hasRoom()) {
+            throw new SourceFailure("all " + copyThreads.alive() + " copy threads are still in earlier reads that "
+                    + "ignored their interrupts", null);
+        }
+        String what = "copying " + source.location() + " into sidecar " + sidecarId + " of blob set " + name;
+        try (ExternalRangeReader reader =
+                new ExternalRangeReader(EXTERNAL_OBJECTS, source, COPY_CHUNK_SIZE, copyThreads, what)) {
+            long objectLength = ((ExternalRangeReader.Opened) awaitStep(reader, deadline, 0)).objectLength();
+            if (objectLength - source.offset() < source.length()) {
+                throw new SourceFailure(new EOFException(source.location() + " is " + objectLength + " bytes long, "
+                        + source.length() + " bytes at offset " + source.offset() + " were expected"));
             }
             RecoverableFsDataOutputStream out = fs.open(sidecarPath(sidecarId));
             try {
-                byte[] chunk = new byte[(int) Math.min(COPY_CHUNK_SIZE, source.length())];
                 crc.reset();
                 for (long copied = 0; copied < source.length(); ) {
-                    int length = (int) Math.min(chunk.length, source.length() - copied);
-                    object.readFully(source.offset() + copied, chunk, 0, length);
-                    crc.update(chunk, 0, length);
-                    out.write(chunk, 0, length);
-                    copied += length;
+                    ExternalRangeReader.Chunk chunk = (ExternalRangeReader.Chunk) awaitStep(reader, deadline, copied);
+                    crc.update(chunk.bytes(), 0, chunk.length());
+                    out.write(chunk.bytes(), 0, chunk.length());
+                    reader.recycle(chunk);
+                    copied += chunk.length();
                 }
                 RecoverableFsDataOutputStream.Committer committer = out.closeForCommit();
                 finishedSidecars.add(new PendingSidecar(
@@ -320,6 +366,52 @@ final class OpenBlobSet implements AutoCloseable {
                 closeAfterFailure(out, e);
                 throw e;
             }
+        }
+    }
+
+    /** The reader's next step, waiting at most the stall timeout and never past {@code deadline}. */
+    private ExternalRangeReader.Step awaitStep(ExternalRangeReader reader, long deadline, long copied)
+            throws IOException {
+        long remaining = deadline - System.nanoTime();
+        if (remaining <= 0) {
+            throw new SourceFailure(timeUp(copied), null);
+        }
+        long wait = Math.min(remaining, stallTimeout.toNanos());
+        ExternalRangeReader.Step step;
+        try {
+            step = reader.next(wait);
+        } catch (IOException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw e; // the task thread is interrupted (cancelled): not the source's fault, no dead letter
+            }
+            throw new SourceFailure(e);
+        }
+        if (step == null) {
+            throw new SourceFailure(wait < remaining ? stalled(copied) : timeUp(copied), null);
+        }
+        return step;
+    }
+
+    private String stalled(long copied) {
+        return "no bytes arrived within " + stallTimeout.toMillis() + " ms ("
+                + RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT.key() + ") after " + copied + " bytes";
+    }
+
+    private String timeUp(long copied) {
+        return "the copy took longer than " + copyTimeout.toMillis() + " ms ("
+                + RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT.key() + "), " + copied + " bytes were copied";
+    }
+
+    /** A failure to read the source, as opposed to one of the sidecar's own writes. */
+    private static final class SourceFailure extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        SourceFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
+
+        SourceFailure(IOException cause) {
+            super(cause.getMessage(), cause);
         }
     }
 

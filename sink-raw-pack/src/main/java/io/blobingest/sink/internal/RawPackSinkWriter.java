@@ -4,7 +4,9 @@ import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
+import io.blobingest.storage.ReadThreads;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -33,18 +35,27 @@ import org.slf4j.LoggerFactory;
  *
  * On restore the first recovered set is continued and any others (after a downscale) are sealed
  * at once and committed with the next checkpoint.
+ *
+ * <p>{@link #write} throws {@link io.blobingest.placement.ExternalCopyException} when a Dedicated
+ * blob's external source cannot be copied within its bounds; the writer is then as it was before
+ * that blob, and the fetch stage in front of it dead-letters the record.
  */
 public final class RawPackSinkWriter
         implements StatefulSinkWriter<PlacedBlob, BlobSetWriterState>,
                 CommittingSinkWriter<PlacedBlob, BlobSetCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RawPackSinkWriter.class);
+    /** Threads that read Dedicated blobs' sources: one copying, one more still in a read it was interrupted in. */
+    private static final int COPY_THREADS = 2;
+    /** How long closing waits for the copy threads to end. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
     private final SinkSettings settings;
     private final RecoverableWriter fs;
     private final ProcessingTimeService time;
     private final BlobSetNames names;
     private final WriterMetrics metrics;
+    private final ReadThreads copyThreads;
     private final List<BlobSetCommittable> sealed = new ArrayList<>();
     private OpenBlobSet current;
     private boolean endOfInput;
@@ -70,6 +81,7 @@ public final class RawPackSinkWriter
         this.time = time;
         this.names = BlobSetNames.forNewRun(subtask);
         this.metrics = new WriterMetrics(metricGroup);
+        this.copyThreads = new ReadThreads("external-copy-" + subtask + "-", COPY_THREADS);
         restore(restored);
     }
 
@@ -80,7 +92,7 @@ public final class RawPackSinkWriter
             if (alreadyCommitted(state)) {
                 continue;
             }
-            OpenBlobSet set = OpenBlobSet.restore(state, settings, fs);
+            OpenBlobSet set = OpenBlobSet.restore(state, settings, fs, copyThreads);
             if (current == null) {
                 current = set;
                 LOG.info("Continuing blob set {} from the restored checkpoint", set.name());
@@ -127,7 +139,7 @@ public final class RawPackSinkWriter
             }
         }
         if (current == null) {
-            current = OpenBlobSet.start(names.next(), time.getCurrentProcessingTime(), settings, fs);
+            current = OpenBlobSet.start(names.next(), time.getCurrentProcessingTime(), settings, fs, copyThreads);
         }
         current.add(blob);
         metrics.placed(blob);
@@ -185,6 +197,21 @@ public final class RawPackSinkWriter
                 LOG.warn("Could not release the open pack of abandoned blob set {} (never committed; its blobs are"
                         + " replayed from the last checkpoint, its in-progress file stays hidden)", abandoned.name(), e);
             }
+        }
+        stopCopyThreads();
+    }
+
+    /** Like the rest of {@link #close()}, never throws: a copy thread left behind is a daemon, bounded by 2. */
+    private void stopCopyThreads() {
+        try {
+            List<String> stuck = copyThreads.stop(CLOSE_WAIT);
+            if (!stuck.isEmpty()) {
+                LOG.warn("{} external copy threads did not end within {} ms of being interrupted and are left to end "
+                        + "on their own: {}", stuck.size(), CLOSE_WAIT.toMillis(), stuck);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            LOG.warn("Interrupted while stopping the external copy threads; they are interrupted and end on their own");
         }
     }
 

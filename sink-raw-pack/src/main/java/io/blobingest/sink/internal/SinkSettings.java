@@ -15,6 +15,8 @@ import org.apache.flink.core.fs.Path;
  * @param rollInterval how long a blob set may stay open under {@link RollPolicy#SIZE_OR_TIME}
  * @param externalReadRetries how a copy of a Dedicated blob from its external object is retried
  * @param allowOlderRestore restore from a checkpoint older than what was delivered, accepting duplicates
+ * @param externalCopyTimeout the longest a copy from an external object may take, every try included
+ * @param externalCopyStallTimeout the longest that copy may wait for its next chunk
  */
 public record SinkSettings(
         String basePath,
@@ -23,7 +25,9 @@ public record SinkSettings(
         Duration rollInterval,
         String createdBy,
         RetryPolicy externalReadRetries,
-        boolean allowOlderRestore)
+        boolean allowOlderRestore,
+        Duration externalCopyTimeout,
+        Duration externalCopyStallTimeout)
         implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -34,6 +38,8 @@ public record SinkSettings(
         Objects.requireNonNull(rollInterval, "rollInterval");
         Objects.requireNonNull(createdBy, "createdBy");
         Objects.requireNonNull(externalReadRetries, "externalReadRetries");
+        Objects.requireNonNull(externalCopyTimeout, "externalCopyTimeout");
+        Objects.requireNonNull(externalCopyStallTimeout, "externalCopyStallTimeout");
     }
 
     public Path base() {

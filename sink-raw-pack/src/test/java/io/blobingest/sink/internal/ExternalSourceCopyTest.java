@@ -3,22 +3,31 @@ package io.blobingest.sink.internal;
 import static io.blobingest.sink.internal.WriterHarness.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalBytes;
+import io.blobingest.placement.ExternalCopyException;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.placement.Placement;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.StoredBlobs;
+import io.blobingest.sink.TestBlobs;
 import io.blobingest.storage.testing.FlakyFileSystem;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,31 +81,169 @@ class ExternalSourceCopyTest {
     }
 
     @Test
-    void aCopyThatKeepsFailingFailsTheWriteAfterEveryTryAndPublishesNothing() throws IOException {
+    void aCopyThatKeepsFailingIsADeadLetterAfterEveryTryAndPublishesNothing() throws IOException {
         FlakyFileSystem.failReads(object, Integer.MAX_VALUE, 0);
         WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        URI source = FlakyFileSystem.uri(object);
 
         try (RawPackSinkWriter writer = harness.writer()) {
-            assertThatThrownBy(() -> writer.write(copied(FlakyFileSystem.uri(object), LENGTH), null))
-                    .isInstanceOf(IOException.class)
-                    .hasMessageContaining("injected read failure")
-                    .satisfies(e -> assertThat(e.getSuppressed()).hasSize(WriterHarness.EXTERNAL_READ_RETRIES.attempts() - 1));
+            assertThatThrownBy(() -> writer.write(copied(source, LENGTH), null))
+                    .isInstanceOfSatisfying(ExternalCopyException.class, e -> {
+                        assertThat(e.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
+                        assertThat(e.getCause().getSuppressed())
+                                .hasSize(WriterHarness.EXTERNAL_READ_RETRIES.attempts() - 1);
+                    })
+                    .hasMessageStartingWith("copying " + LENGTH + " bytes at offset " + OFFSET + " of " + source
+                            + " into a Dedicated sidecar failed: ")
+                    .hasMessageContaining("injected read failure");
         }
         assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
     }
 
     @Test
-    void aSourceThatEndsBeforeItsRangeFailsNamingBothLengths() throws IOException {
+    void aSourceThatEndsBeforeItsRangeIsADeadLetterNamingBothLengths() throws IOException {
         WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
 
         try (RawPackSinkWriter writer = harness.writer()) {
             assertThatThrownBy(() -> writer.write(copied(object.toUri(), content.length), null))
-                    .isInstanceOf(EOFException.class)
-                    .hasMessage(object.toUri() + " is " + content.length + " bytes long, " + content.length
+                    .isInstanceOf(ExternalCopyException.class)
+                    .hasRootCauseInstanceOf(EOFException.class)
+                    .hasMessageEndingWith(object.toUri() + " is " + content.length + " bytes long, " + content.length
                             + " bytes at offset " + OFFSET + " were expected");
         }
         assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
         assertThat(StoredBlobs.hiddenFiles(base)).as("no output is opened before the source is checked").isEmpty();
+    }
+
+    @Test
+    void aSourceDeletedBeforeItsCopyIsNotFound() throws IOException {
+        WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        Files.delete(object);
+
+        try (RawPackSinkWriter writer = harness.writer()) {
+            assertThatThrownBy(() -> writer.write(copied(object.toUri(), LENGTH), null))
+                    .isInstanceOfSatisfying(ExternalCopyException.class,
+                            e -> assertThat(e.code()).isEqualTo(DeadLetterCode.NOT_FOUND));
+        }
+    }
+
+    /**
+     * Hole 2 of issue 11: the copy runs on the task thread, and a read that never returns (here one
+     * that ignores interrupts, too) held the checkpoint barrier for ever. Before the copy had bounds
+     * this test ran into its own deadline.
+     */
+    @Test
+    void aCopyWhoseReadsHangIsGivenUpAtItsBoundsAndTheSetGoesOnWithoutIt() {
+        FlakyFileSystem.HungReads hung = FlakyFileSystem.hangReads(object);
+        URI source = FlakyFileSystem.uri(object);
+        Path other = external.resolve("other.bin");
+        assertTimeoutPreemptively(Duration.ofMinutes(2), () -> {
+            WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+            try (RawPackSinkWriter writer = harness.writer()) {
+                assertThatThrownBy(() -> writer.write(copied(source, LENGTH), null))
+                        .isInstanceOfSatisfying(ExternalCopyException.class, e -> {
+                            assertThat(e.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
+                            assertThat(e.getCause().getSuppressed()).as("the first two tries stalled").hasSize(2)
+                                    .allSatisfy(stalled -> assertThat(stalled).hasMessage("no bytes arrived within "
+                                            + WriterHarness.COPY_STALL_TIMEOUT.toMillis()
+                                            + " ms (sink.raw-pack.external-copy-stall-timeout) after 0 bytes"));
+                        })
+                        .as("their threads still hang, and the copy threads are bounded")
+                        .hasMessageEndingWith("failed: all 2 copy threads are still in earlier reads that ignored "
+                                + "their interrupts");
+                hung.release(); // lets the interrupted threads end; the copy had not waited for that
+                FlakyFileSystem.resumeReads(object);
+
+                writer.write(copied(Files.write(other, content).toUri(), LENGTH), null);
+                BlobSetCommittable set = writer.prepareCommit().iterator().next();
+                assertThat(set.sidecars()).as("the given-up copy is in no set").singleElement()
+                        .satisfies(sidecar -> assertThat(sidecar.sidecarId()).isEqualTo(1));
+                commit(List.of(set));
+            }
+            assertThat(new StoredBlobs(base).committedManifests().values()).singleElement()
+                    .satisfies(rows -> assertThat(rows).singleElement()
+                            .satisfies(row -> assertThat(row.blob()).isEqualTo(BlobDescriptor.dedicated(LENGTH, 1))));
+            assertThat(StoredBlobs.hiddenFiles(base)).as("the partial copies stay hidden")
+                    .allSatisfy(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
+        });
+    }
+
+    @Test
+    void aCopyThatTricklesIsGivenUpAtTheCopyTimeoutThoughEachChunkCameInTime() {
+        FlakyFileSystem.trickleReads(object, 256 * 1024, Duration.ofMillis(500)); // 1 MiB in 2 s, the blob in 5 s
+        URI source = FlakyFileSystem.uri(object);
+        Duration copyTimeout = Duration.ofSeconds(4);
+        assertTimeoutPreemptively(Duration.ofMinutes(2), () -> {
+            WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB, copyTimeout);
+            try (RawPackSinkWriter writer = harness.writer()) {
+                assertThatThrownBy(() -> writer.write(copied(source, LENGTH), null))
+                        .isInstanceOf(ExternalCopyException.class)
+                        .hasMessageContaining("the copy took longer than 4000 ms "
+                                + "(sink.raw-pack.external-copy-timeout)");
+            }
+            assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
+        });
+        FlakyFileSystem.resumeReads(object);
+    }
+
+    /**
+     * A copy given up at its timeout while a pack is open: nothing of it is in the set (no row, no
+     * sidecar, its sidecar id drawn again by the next Dedicated blob), the open pack goes on, and
+     * only what the manifest names becomes visible.
+     */
+    @Test
+    void aCopyGivenUpAtItsTimeoutLeavesTheOpenSetAsItWasBeforeTheBlob() {
+        FlakyFileSystem.trickleReads(object, 256 * 1024, Duration.ofMillis(500)); // the blob in 5 s
+        URI source = FlakyFileSystem.uri(object);
+        Path other = external.resolve("other.bin");
+        assertThat(List.of(TestBlobs.placement(1), TestBlobs.placement(9))).containsOnly(Placement.PACKED);
+        assertTimeoutPreemptively(Duration.ofMinutes(2), () -> {
+            WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB, Duration.ofSeconds(4));
+            try (RawPackSinkWriter writer = harness.writer()) {
+                writer.write(TestBlobs.placed(1), null);
+                assertThatThrownBy(() -> writer.write(copied(source, LENGTH), null))
+                        .isInstanceOf(ExternalCopyException.class)
+                        .hasMessageContaining("(sink.raw-pack.external-copy-timeout)");
+                FlakyFileSystem.resumeReads(object);
+                writer.write(TestBlobs.placed(9), null);
+                writer.write(copied(Files.write(other, content).toUri(), LENGTH), null);
+                BlobSetCommittable set = writer.prepareCommit().iterator().next();
+                assertThat(set.rowCount()).isEqualTo(3);
+                assertThat(set.sidecars()).extracting(PendingSidecar::sidecarId, PendingSidecar::kind)
+                        .containsExactlyInAnyOrder(tuple(1L, SidecarKind.RAW_PACK), tuple(2L, SidecarKind.DEDICATED));
+                commit(List.of(set));
+            }
+            Map<String, List<DescriptorRow>> manifests = new StoredBlobs(base).committedManifests();
+            List<DescriptorRow> rows = manifests.values().iterator().next();
+            assertThat(rows).extracting(DescriptorRow::blob).element(2)
+                    .isEqualTo(BlobDescriptor.dedicated(LENGTH, 2));
+            StoredBlobs stored = new StoredBlobs(base);
+            TestBlobs.assertDescribesItsBlob(rows.get(0), stored);
+            TestBlobs.assertDescribesItsBlob(rows.get(1), stored);
+            assertThat(stored.resolve(rows.get(2))).isEqualTo(Arrays.copyOfRange(content, OFFSET, OFFSET + LENGTH));
+            stored.assertOnlyCommittedFilesAreVisible(manifests);
+            assertThat(StoredBlobs.hiddenFiles(base)).as("the given-up copy's partial sidecar").singleElement()
+                    .satisfies(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
+        });
+    }
+
+    /**
+     * An interrupt of the task thread (Flink cancelling the task) during a copy is not the source's
+     * fault: the write fails, the task with it, and the record is not dead-lettered.
+     */
+    @Test
+    void aCopyOnAnInterruptedTaskThreadFailsTheWriteInsteadOfDeadLetteringTheRecord() throws IOException {
+        WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        try (RawPackSinkWriter writer = harness.writer()) {
+            Thread.currentThread().interrupt();
+            try {
+                assertThatThrownBy(() -> writer.write(copied(object.toUri(), LENGTH), null))
+                        .isInstanceOf(InterruptedIOException.class)
+                        .isNotInstanceOf(ExternalCopyException.class);
+            } finally {
+                Thread.interrupted();
+            }
+        }
     }
 
     private DescriptorRow writeAndCommit(URI source) throws IOException {

@@ -24,19 +24,33 @@ final class WriterHarness {
     /** Three tries without waiting: tests inject failures, they need no real backoff. */
     static final RetryPolicy EXTERNAL_READ_RETRIES = new RetryPolicy(3, Duration.ZERO);
 
+    /** Bounds of a Dedicated copy: generous for a loaded machine, short enough for a test to wait out. */
+    static final Duration COPY_TIMEOUT = Duration.ofSeconds(20);
+    static final Duration COPY_STALL_TIMEOUT = Duration.ofSeconds(3);
+
     final Path base;
     final SinkSettings settings;
     final RecoverableWriter fs;
     final ManualClock clock = new ManualClock();
 
     WriterHarness(Path base, RollPolicy policy, long packTargetSize) throws IOException {
-        this(base, policy, packTargetSize, false);
+        this(base, policy, packTargetSize, false, COPY_TIMEOUT);
     }
 
     WriterHarness(Path base, RollPolicy policy, long packTargetSize, boolean allowOlderRestore) throws IOException {
+        this(base, policy, packTargetSize, allowOlderRestore, COPY_TIMEOUT);
+    }
+
+    WriterHarness(Path base, RollPolicy policy, long packTargetSize, Duration copyTimeout) throws IOException {
+        this(base, policy, packTargetSize, false, copyTimeout);
+    }
+
+    private WriterHarness(
+            Path base, RollPolicy policy, long packTargetSize, boolean allowOlderRestore, Duration copyTimeout)
+            throws IOException {
         this.base = base;
         this.settings = new SinkSettings(base.toUri().toString(), packTargetSize, policy, ROLL_INTERVAL, "writer-test",
-                EXTERNAL_READ_RETRIES, allowOlderRestore);
+                EXTERNAL_READ_RETRIES, allowOlderRestore, copyTimeout, COPY_STALL_TIMEOUT);
         this.fs = FileSystem.getLocalFileSystem().createRecoverableWriter();
     }
 

@@ -22,7 +22,7 @@ class BenchCommandITCase {
     /** Profiled too: the profiler costs this tiny run a little CPU and no second run. */
     @Test
     void tinySmallWorkloadReportsEveryContenderAResultLineAndWhereTheirCpuWent() {
-        CliRun run = CliRun.of("bench", "--workload", "small", "--bytes", "3mb", "--read-sample", Integer.toString(SAMPLE),
+        CliRun run = CliRun.of(BenchCli.commandLine(), "bench", "--workload", "small", "--bytes", "3mb", "--read-sample", Integer.toString(SAMPLE),
                 "--checkpoint-interval", "1s", "--output", dir.resolve("bench").toString(), "--profile",
                 "--s3", "--s3-latency", "5ms", "--s3-bandwidth", "200mb");
 

@@ -6,11 +6,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.junit.jupiter.api.Test;
 
-class BlobIngestCliTest {
+class JobCliTest {
 
     @Test
     void faultWithoutCauseIsItsMessage() {
-        assertThat(BlobIngestCli.describe(new IOException("p.blob offset 16: payload crc32c mismatch")))
+        assertThat(JobCli.describe(new IOException("p.blob offset 16: payload crc32c mismatch")))
                 .isEqualTo("p.blob offset 16: payload crc32c mismatch");
     }
 
@@ -19,7 +19,7 @@ class BlobIngestCliTest {
         Exception failed = new RuntimeException("Job execution failed.",
                 new IllegalStateException("Recovery is suppressed", new UncheckedIOException(new IOException("disk full"))));
 
-        assertThat(BlobIngestCli.describe(failed))
+        assertThat(JobCli.describe(failed))
                 .isEqualTo("Job execution failed. (caused by IOException: disk full)");
     }
 
@@ -29,7 +29,7 @@ class BlobIngestCliTest {
                 new IOException("/data/_descriptors/a.arrow: not an Arrow IPC file (missing magic)",
                         new IllegalStateException("missing magic")));
 
-        assertThat(BlobIngestCli.describe(failed)).isEqualTo(
+        assertThat(JobCli.describe(failed)).isEqualTo(
                 "Job execution failed. (caused by IOException: /data/_descriptors/a.arrow: not an Arrow IPC file"
                         + " (missing magic))");
     }

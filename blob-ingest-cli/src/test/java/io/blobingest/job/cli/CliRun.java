@@ -2,14 +2,20 @@ package io.blobingest.job.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import picocli.CommandLine;
 
 /** One in-process run of the command line, with what it printed. */
 record CliRun(int exitCode, String out, String err) {
 
     static CliRun of(String... args) {
+        return of(BlobIngestCli.commandLine(), args);
+    }
+
+    /** One run of {@code commandLine}, such as {@code blob-ingest} with more commands added. */
+    static CliRun of(CommandLine commandLine, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exitCode = BlobIngestCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        int exitCode = JobCli.execute(commandLine, args, new PrintWriter(out, true), new PrintWriter(err, true));
         return new CliRun(exitCode, out.toString(), err.toString());
     }
 }

@@ -137,6 +137,8 @@ class StopWithDrainITCase {
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
         // Long enough a transaction for the long interval; short checkpoint timeouts keep it valid.
         config.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMinutes(2));
+        // Copies of Dedicated blobs (none here) must fit that timeout, one per fetch in flight.
+        config.set(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT, Duration.ofSeconds(20));
         config.set(BlobKafkaOptions.TRANSACTION_TIMEOUT, Duration.ofMinutes(14));
         config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);

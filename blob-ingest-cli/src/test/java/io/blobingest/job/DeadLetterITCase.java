@@ -138,6 +138,9 @@ class DeadLetterITCase {
         int descriptorLimit = 1024 * 1024;
         PlacementPolicy placement = new PlacementPolicy(2L * 1024 * 1024, PlacementPolicy.LANCE_DEDICATED_THRESHOLD_BYTES,
                 PlacementPolicy.LANCE_PACK_MAX_BYTES);
+        Path externalDirectory = Files.createDirectories(dir.resolve("external"));
+        // Fetched, it becomes an Inline blob whose bytes the descriptor would carry.
+        Path nearLimitFile = Files.write(externalDirectory.resolve("near-limit.bin"), clip(descriptorLimit - 64));
         List<Input> bad = List.of(
                 withKey(bad("one-megabyte key", DESCRIPTOR_TOO_LARGE, clip(100)), clip(descriptorLimit)),
                 bad("one-megabyte headers", DESCRIPTOR_TOO_LARGE, clip(1000), "bulk", "h".repeat(256 * 1024),
@@ -147,7 +150,9 @@ class DeadLetterITCase {
                         clip(descriptorLimit)),
                 // Above the dead-letter producer's default buffer.memory (32 MiB): the dead letter must still go.
                 bad("34 MiB, size without position", DeadLetterCode.BAD_RANGE, clip(34 * 1024 * 1024),
-                        BlobHeaders.SIZE, "5"));
+                        BlobHeaders.SIZE, "5"),
+                bad("fetched inline value just under the producer limit", DESCRIPTOR_TOO_LARGE, new byte[0],
+                        BlobHeaders.URI, nearLimitFile.toUri().toString(), BlobHeaders.MODE, "ingest"));
         Input fits = input("inline value that fits", clip(descriptorLimit - 4096));
 
         TestWorkload workload = new TestWorkload(13, 300);
@@ -156,7 +161,8 @@ class DeadLetterITCase {
         Path base = dir.resolve("base");
 
         RunResult run = runBounded(workload, odd, "poison-", base,
-                "-D", "placement.inline-max-size=" + placement.inlineMaxBytes());
+                "-D", "placement.inline-max-size=" + placement.inlineMaxBytes(),
+                "-D", "external.allowed-prefixes=" + externalDirectory.toUri());
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertDeadLetteredOnceUnchanged(KAFKA.drainCommitted("poison-dead-letters"), bad);
@@ -170,7 +176,7 @@ class DeadLetterITCase {
         }
         Set<Integer> all = IntStream.range(0, workload.count()).boxed().collect(Collectors.toSet());
         output.excluding(isOdd).assertExactlyOnceAndByteExact(workload, all, placement);
-        assertThat(run.output()).contains("dead letters 5: bad-range 1, descriptor-too-large 4");
+        assertThat(run.output()).contains("dead letters 6: bad-range 1, descriptor-too-large 5");
     }
 
     private static void assertDeadLetteredOnceUnchanged(List<ConsumerRecord<byte[], byte[]>> deadLetters, List<Input> bad) {

@@ -2,8 +2,11 @@ package io.blobingest.job;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.blobingest.job.cli.BlobIngestCli;
+import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobFeatures;
@@ -12,12 +15,17 @@ import io.blobingest.objectlayer.BlobRequest;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
+import io.blobingest.placement.ExternalCopyException;
+import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.RollPolicy;
+import io.blobingest.sink.StoredBlobs;
 import io.blobingest.storage.testing.FlakyFileSystem;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -25,7 +33,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -145,6 +157,74 @@ class ExternalIngestITCase {
         assertThat(FlakyFileSystem.remainingFailures(external.resolve("flaky-dedicated.bin"))).isZero();
     }
 
+    /**
+     * Hole 2 of issue 11. The sink streams a Dedicated blob from its object on the task thread, so a
+     * checkpoint barrier waits for the copy. Before the copy had a deadline, an object that trickles
+     * held the barrier past the checkpoint timeout: the job failed over, replayed, copied again, and
+     * never finished (this test then ran into its own deadline). Now the copy gives up at {@code
+     * external.copy-timeout}, or when no chunk arrives within {@code external.copy-stall-timeout}:
+     * the record is a {@code fetch-failed} dead letter, its partial sidecar stays hidden, and every
+     * other record is placed exactly once.
+     */
+    @Test
+    void aDedicatedCopyThatTricklesBecomesAFetchFailedDeadLetterAndTheJobFinishes() throws Exception {
+        Path external = Files.createDirectories(dir.resolve("external"));
+        byte[] small = object(external, "small.bin", 100);
+        byte[] packed = object(external, "packed.bin", 100 * KIB);
+        byte[] dedicated = object(external, "dedicated.bin", 5 * MIB + 3);
+        object(external, "slow.bin", 5 * MIB + 5);
+        FlakyFileSystem.trickleReads(external.resolve("slow.bin"), 4 * KIB, Duration.ofMillis(200)); // 20 KiB/s
+        String files = external.toUri().toString();
+        String flaky = FlakyFileSystem.uri(external).toString();
+
+        Map<String, Expected> expected = new LinkedHashMap<>();
+        List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>();
+        input(inputs, expected, "small", Expected.placed(BlobKind.INLINE, small), "blob.uri", files + "small.bin");
+        input(inputs, expected, "packed", Expected.placed(BlobKind.PACKED, packed), "blob.uri", files + "packed.bin");
+        input(inputs, expected, "slow", Expected.deadLetter("fetch-failed"),
+                "blob.uri", flaky + "slow.bin?" + SECRET);
+        input(inputs, expected, "dedicated", Expected.placed(BlobKind.DEDICATED, dedicated),
+                "blob.uri", files + "dedicated.bin");
+        for (int i = 0; i < 20; i++) {
+            byte[] value = new byte[i * 500];
+            new SplittableRandom(i).nextBytes(value);
+            String name = "carried-" + i;
+            inputs.add(new ProducerRecord<>("slow-blobs", i % PARTITIONS, name.getBytes(UTF_8), value,
+                    List.of(new RecordHeader("case", name.getBytes(UTF_8)))));
+            expected.put(name, Expected.placed(BlobKind.INLINE, value));
+        }
+        inputs.replaceAll(record -> new ProducerRecord<>("slow-blobs", record.partition(), record.key(), record.value(),
+                record.headers()));
+        KAFKA.createTopic("slow-blobs", PARTITIONS);
+        KAFKA.createTopic("slow-descriptors", 1);
+        KAFKA.createTopic("slow-dead-letters", 1);
+        KAFKA.send(inputs);
+        Path base = dir.resolve("base");
+
+        RunResult run = assertTimeoutPreemptively(Duration.ofMinutes(4), () -> run(
+                "--input-topic", "slow-blobs", "--descriptor-topic", "slow-descriptors",
+                "--dlq-topic", "slow-dead-letters", "--base", base.toString(),
+                "--parallelism", Integer.toString(PARTITIONS), "--checkpoint-interval", "1s", "--bounded",
+                "-D", "external.allowed-prefixes=" + files + ";" + flaky,
+                "-D", "external.fetch-backoff=10ms",
+                "-D", "execution.checkpointing.timeout=30s",
+                "-D", "sink.raw-pack.external-copy-timeout=6s",
+                "-D", "sink.raw-pack.external-copy-stall-timeout=2s"),
+                "the job finishes: the slow copy gives up instead of failing checkpoints over and over");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).doesNotContain("topsecret");
+        PipelineOutput output = PipelineOutput.read(KAFKA, "slow-descriptors", base);
+        List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.drainCommitted("slow-dead-letters");
+        assertThat(output.descriptors.size() + deadLetters.size()).as("one output per input").isEqualTo(inputs.size());
+        assertDescriptors(output.descriptors, expected, base);
+        assertDeadLetters(deadLetters, expected);
+        assertThat(new String(deadLetters.get(0).headers().lastHeader("blob.error.detail").value(), UTF_8))
+                .contains("slow.bin").contains("into a Dedicated sidecar failed");
+        StoredBlobs storage = new StoredBlobs(base);
+        storage.assertOnlyCommittedFilesAreVisible(storage.committedManifests());
+    }
+
     private static void assertDescriptors(List<DescriptorRow> rows, Map<String, Expected> expected, Path base)
             throws IOException {
         try (ObjectLayer objectLayer = ObjectLayer.builder(new LocalBlobStorage()).build()) {
@@ -181,6 +261,54 @@ class ExternalIngestITCase {
         }
         assertThat(names).containsExactlyInAnyOrderElementsOf(expected.entrySet().stream()
                 .filter(e -> e.getValue().deadLetterCode() != null).map(Map.Entry::getKey).toList());
+    }
+
+    /**
+     * What {@code IngestJobChainingTest} guards against. A failed Dedicated copy becomes a dead
+     * letter only because its exception travels from the sink writer back to the fetch stage in
+     * the same task. Were the chain broken (here: a rebalance in front of the sink), it must fail
+     * the job, naming the object, with the record neither placed nor dead-lettered: loud, not lost.
+     */
+    @Test
+    void unchainedFromTheFetchStageAFailedDedicatedCopyFailsTheJobInsteadOfLosingTheRecord() throws Exception {
+        Path external = Files.createDirectories(dir.resolve("external"));
+        object(external, "unreadable.bin", 5 * MIB + 7);
+        FlakyFileSystem.failReads(external.resolve("unreadable.bin"), Integer.MAX_VALUE, 0);
+        String flaky = FlakyFileSystem.uri(external).toString();
+        List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>();
+        input(inputs, new LinkedHashMap<>(), "unreadable", Expected.deadLetter("fetch-failed"),
+                "blob.uri", flaky + "unreadable.bin");
+        inputs.replaceAll(record -> new ProducerRecord<>("unchained-blobs", record.partition(), record.key(),
+                record.value(), record.headers()));
+        KAFKA.createTopic("unchained-blobs", PARTITIONS);
+        KAFKA.createTopic("unchained-descriptors", 1);
+        KAFKA.createTopic("unchained-dead-letters", 1);
+        KAFKA.send(inputs);
+        Path base = dir.resolve("base");
+        Configuration config = IngestJobFailoverITCase.jobConfiguration(KAFKA, "unchained", RollPolicy.ON_CHECKPOINT,
+                "unchained-descriptors", "unchained-dead-letters", base);
+        config.set(BlobKafkaOptions.INPUT_TOPIC, "unchained-blobs");
+        config.set(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES, List.of(flaky));
+        config.set(IngestJobOptions.EXTERNAL_FETCH_BACKOFF, Duration.ofMillis(10));
+        config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        IngestJob.build(env, config, new IngestJob.Hooks() {
+            @Override
+            public DataStream<PlacedBlob> beforeSink(DataStream<PlacedBlob> placed) {
+                return placed.rebalance();
+            }
+        });
+
+        Throwable failure = assertTimeoutPreemptively(Duration.ofMinutes(4),
+                () -> catchThrowable(() -> env.execute("unchained sink")));
+
+        assertThat(failure).as("the job fails").isNotNull()
+                .hasStackTraceContaining(ExternalCopyException.class.getName())
+                .hasStackTraceContaining("unreadable.bin into a Dedicated sidecar failed");
+        assertThat(KAFKA.drainCommitted("unchained-descriptors")).isEmpty();
+        assertThat(KAFKA.drainCommitted("unchained-dead-letters")).isEmpty();
+        StoredBlobs storage = new StoredBlobs(base);
+        assertThat(storage.committedManifests()).isEmpty();
     }
 
     private static void input(List<ProducerRecord<byte[], byte[]>> inputs, Map<String, Expected> expected, String name,

@@ -1,4 +1,4 @@
-package io.blobingest.job.internal;
+package io.blobingest.sink.manifest;
 
 import io.blobingest.objectlayer.BlobSets;
 import java.io.IOException;

@@ -1,8 +1,6 @@
-package io.blobingest.job.internal;
+package io.blobingest.sink.manifest;
 
-import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.DescriptorRow;
-import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +16,8 @@ import org.apache.flink.connector.file.src.util.IteratorResultIterator;
  * file, the rows in file order. An Arrow IPC file is read from its footer, so there is no byte
  * offset to resume at: the checkpointed position is the number of rows already emitted, and a
  * restored reader skips that many. A file that is not a readable manifest fails the job with an
- * error naming it.
+ * error naming it. The rows' Flink type is the caller's (the job declares its records' types in
+ * one place).
  */
 public final class ManifestRowFormat implements BulkFormat<DescriptorRow, FileSourceSplit> {
 
@@ -26,6 +25,13 @@ public final class ManifestRowFormat implements BulkFormat<DescriptorRow, FileSo
 
     /** Rows per batch handed to the source: small, rows may carry up to an Inline blob each. */
     private static final int ROWS_PER_BATCH = 64;
+
+    private final TypeInformation<DescriptorRow> rowType;
+
+    /** @param rowType the Flink type of the rows, as the job's operators declare it */
+    public ManifestRowFormat(TypeInformation<DescriptorRow> rowType) {
+        this.rowType = rowType;
+    }
 
     @Override
     public BulkFormat.Reader<DescriptorRow> createReader(Configuration config, FileSourceSplit split) throws IOException {
@@ -62,7 +68,7 @@ public final class ManifestRowFormat implements BulkFormat<DescriptorRow, FileSo
 
     @Override
     public TypeInformation<DescriptorRow> getProducedType() {
-        return BlobTypes.DESCRIPTOR_ROW;
+        return rowType;
     }
 
     /** The rows of one manifest, each with the count of rows up to and including it as its position. */

@@ -8,17 +8,19 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code blob-ingest} command line. Exit codes: 0 success, 1 the command ran and found a fault
- * (or an I/O error), 2 bad arguments.
+ * The job jar's command line, the main class for {@code flink run -c io.blobingest.job.cli.JobCli
+ * blob-ingest-job.jar}: only the commands that submit a job, {@code run} and {@code backfill}, with
+ * the same options as in {@code ./blob-ingest}. Exit codes: 0 success, 1 the command ran and found
+ * a fault (or an I/O error), 2 bad arguments. The full command line ({@code BlobIngestCli}, module
+ * blob-ingest-cli) adds its local commands to the same conventions.
  */
 @Command(
         name = "blob-ingest",
         mixinStandardHelpOptions = true,
-        versionProvider = BlobIngestCli.Version.class,
-        description = "Exactly-once blob ingest from Kafka into Lance Blob v2 objects.",
-        subcommands = {DemoCommand.class, BenchCommand.class, RunCommand.class, BackfillCommand.class, DescriptorsCommand.class, PackCommand.class, BlobCommand.class,
-                GcCommand.class})
-public final class BlobIngestCli implements Runnable {
+        versionProvider = JobCli.Version.class,
+        description = "Exactly-once blob ingest from Kafka into Lance Blob v2 objects: the job's commands.",
+        subcommands = {RunCommand.class, BackfillCommand.class})
+public final class JobCli implements Runnable {
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAULT = 1;
@@ -32,19 +34,29 @@ public final class BlobIngestCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        exit(commandLine(new JobCli()), args);
     }
 
-    /** Runs one command line; used by {@link #main} and by tests. */
+    /** Runs one command line of {@code commandLine} on stdout and stderr, and exits with its code. */
+    public static void exit(CommandLine commandLine, String[] args) {
+        System.exit(execute(commandLine, args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs one command line of the job's commands; used by {@link #main} and by tests. */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine commandLine = commandLine();
+        return execute(commandLine(new JobCli()), args, out, err);
+    }
+
+    /** Runs one command line of {@code commandLine} (made by {@link #commandLine(Object)}). */
+    public static int execute(CommandLine commandLine, String[] args, PrintWriter out, PrintWriter err) {
         commandLine.setOut(out);
         commandLine.setErr(err);
         return commandLine.execute(args);
     }
 
-    static CommandLine commandLine() {
-        CommandLine commandLine = new CommandLine(new BlobIngestCli());
+    /** A command line for {@code command} with this project's exit codes and one-line error reports. */
+    public static CommandLine commandLine(Object command) {
+        CommandLine commandLine = new CommandLine(command);
         commandLine.setExecutionExceptionHandler(
                 (exception, cmd, parseResult) -> {
                     // A fault in the data or the file system, not a bug: one line, no stack trace.
@@ -91,10 +103,11 @@ public final class BlobIngestCli implements Runnable {
         return message == null ? exception.getClass().getSimpleName() : message;
     }
 
-    static final class Version implements CommandLine.IVersionProvider {
+    /** The version of the jar this class was loaded from. */
+    public static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String version = BlobIngestCli.class.getPackage().getImplementationVersion();
+            String version = JobCli.class.getPackage().getImplementationVersion();
             return new String[] {"blob-ingest " + (version == null ? "(development build)" : version)};
         }
     }

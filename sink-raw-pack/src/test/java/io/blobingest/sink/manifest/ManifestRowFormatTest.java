@@ -1,4 +1,4 @@
-package io.blobingest.job.internal;
+package io.blobingest.sink.manifest;
 
 import static io.blobingest.sink.DescriptorRows.assertSameRows;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -8,14 +8,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
-import io.blobingest.sink.manifest.DescriptorManifestWriter;
-import io.blobingest.sink.manifest.ManifestFormatException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
@@ -29,7 +28,7 @@ class ManifestRowFormatTest {
     /** More rows than one Arrow record batch of the writer holds. */
     private static final int ROWS = 5_000;
 
-    private final ManifestRowFormat format = new ManifestRowFormat();
+    private final ManifestRowFormat format = new ManifestRowFormat(TypeInformation.of(DescriptorRow.class));
 
     @TempDir Path dir;
 

@@ -1,0 +1,75 @@
+package io.blobingest.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.sink.RawPackSinkOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.runtime.OperatorIDPair;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The job graph Flink builds from {@link IngestJob}. A failed copy of an External object into a
+ * Dedicated sidecar ({@code ExternalCopyException}) becomes a dead letter only because it travels
+ * from the sink writer back, through {@code output.collect}, into the fetch stage: that works only
+ * while the fetch stage, the descriptor size check and the sink writer are chained in one task.
+ * Unchained, the exception would fail the sink's task instead (loud, never a loss; see
+ * docs/exactly-once.md), on every replay of the record.
+ */
+class IngestJobChainingTest {
+
+    @TempDir Path base;
+
+    @Test
+    void theFetchStageTheDescriptorSizeCheckAndTheRawPackSinkWriterAreChainedInOneTask() {
+        JobGraph graph = jobGraph();
+
+        JobVertex fetch = vertexOf(graph, IngestJob.FETCH_UID);
+        assertThat(vertexOf(graph, IngestJob.CHECK_DESCRIPTOR_SIZE_UID))
+                .as("the descriptor size check's task").isSameAs(fetch);
+        assertThat(vertexOf(graph, IngestJob.SINK_UID)).as("the Raw Pack sink writer's task").isSameAs(fetch);
+    }
+
+    private JobGraph jobGraph() {
+        Configuration config = new Configuration();
+        config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, "localhost:9092"); // never contacted: the graph is only built
+        config.set(BlobKafkaOptions.INPUT_TOPIC, "blobs");
+        config.set(BlobKafkaOptions.DESCRIPTOR_TOPIC, "descriptors");
+        config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, "dead-letters");
+        config.set(BlobKafkaOptions.GROUP_ID, "chaining");
+        config.set(RawPackSinkOptions.BASE_PATH, base.toUri().toString());
+        config.set(CoreOptions.DEFAULT_PARALLELISM, 2);
+        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(10));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        IngestJob.build(env, config);
+        return env.getStreamGraph().getJobGraph();
+    }
+
+    /** The one task (job vertex) holding the operator of {@code uid}. */
+    private static JobVertex vertexOf(JobGraph graph, String uid) {
+        List<JobVertex> holding = graph.getVerticesSortedTopologicallyFromSources().stream()
+                .filter(vertex -> vertex.getOperatorIDs().stream()
+                        .map(OperatorIDPair::getUserDefinedOperatorUid)
+                        .anyMatch(uid::equals))
+                .toList();
+        assertThat(holding).as("tasks holding operator %s; the graph: %s", uid, describe(graph)).hasSize(1);
+        return holding.get(0);
+    }
+
+    private static String describe(JobGraph graph) {
+        return graph.getVerticesSortedTopologicallyFromSources().stream()
+                .map(vertex -> vertex.getName() + " " + vertex.getOperatorIDs().stream()
+                        .map(OperatorIDPair::getUserDefinedOperatorUid).toList())
+                .collect(Collectors.joining("; "));
+    }
+}

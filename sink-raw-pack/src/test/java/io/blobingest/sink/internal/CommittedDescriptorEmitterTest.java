@@ -1,0 +1,193 @@
+package io.blobingest.sink.internal;
+
+import static io.blobingest.sink.internal.WriterHarness.commit;
+import static io.blobingest.sink.internal.WriterHarness.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.sink.DescriptorDeliveryCheck;
+import io.blobingest.sink.DescriptorDeliveryCheck.Outcome;
+import io.blobingest.sink.RollPolicy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.LongStream;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The emitter's bookkeeping of descriptor epochs, against a scripted {@link DescriptorDeliveryCheck}
+ * (the Kafka one, on a real broker, is covered by {@code DescriptorTransactionLossITCase}).
+ */
+class CommittedDescriptorEmitterTest {
+
+    private static final long MIB = 1024 * 1024;
+    /** Outcome per epoch, per test; absent = the check cannot answer. */
+    private static final Map<String, Map<Long, Outcome>> OUTCOMES = new ConcurrentHashMap<>();
+
+    @TempDir
+    Path base;
+
+    private final String testId = UUID.randomUUID().toString();
+
+    @Test
+    void anAbortedEpochIsEmittedAgainAndACommittedOneIsForgottenWithItsMarker() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable set = committedSet(writers);
+        try (var harness = harness(writers)) {
+            harness.open();
+            harness.processElement(committed(set, 1));
+            harness.snapshot(1, 1);
+            assertThat(rows(harness)).hasSize((int) set.rowCount());
+
+            outcome(1, Outcome.OPEN);
+            harness.notifyOfCompletedCheckpoint(1);
+            assertThat(rows(harness)).as("an open epoch waits").hasSize((int) set.rowCount());
+
+            outcome(1, Outcome.ABORTED);
+            harness.notifyOfCompletedCheckpoint(1);
+            assertThat(rows(harness)).as("the aborted epoch's set, once more").hasSize(2 * (int) set.rowCount());
+
+            harness.snapshot(2, 2);
+            outcome(2, Outcome.COMMITTED);
+            harness.notifyOfCompletedCheckpoint(2);
+            harness.notifyOfCompletedCheckpoint(3);
+            assertThat(rows(harness)).as("nothing more").hasSize(2 * (int) set.rowCount());
+        }
+        try (var files = Files.walk(base.resolve(DeliveryMarkers.DIRECTORY))) {
+            assertThat(files.filter(Files::isRegularFile).map(p -> p.getFileName().toString()))
+                    .containsExactly("2-0");
+        }
+    }
+
+    @Test
+    void aCheckFailureFailsTheNotificationAndTheEpochStaysInTheCheckpoint() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable set = committedSet(writers);
+        OperatorSubtaskState state;
+        try (var harness = harness(writers)) {
+            harness.open();
+            harness.processElement(committed(set, 1));
+            state = harness.snapshot(1, 1);
+            assertThatThrownBy(() -> harness.notifyOfCompletedCheckpoint(1))
+                    .hasMessageContaining("cannot learn whether the descriptors of blob sets [" + set.blobSet() + "]");
+        }
+        outcome(1, Outcome.ABORTED);
+        try (var restored = harness(writers)) {
+            restored.setRestoredCheckpointId(1);
+            restored.initializeState(state);
+            restored.open();
+            assertThat(rows(restored)).as("re-emitted on restore").hasSize((int) set.rowCount());
+        }
+    }
+
+    @Test
+    void anEpochAbortedAfterTheEndOfInputFailsNamingItsManifest() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable set = committedSet(writers);
+        try (var harness = harness(writers)) {
+            harness.open();
+            harness.processElement(committed(set, 1));
+            harness.snapshot(1, 1);
+            harness.endInput();
+            outcome(1, Outcome.ABORTED);
+            assertThatThrownBy(() -> harness.notifyOfCompletedCheckpoint(1))
+                    .hasMessageContaining("aborted after the end of input")
+                    .hasMessageContaining(set.manifestPath().toString());
+        }
+    }
+
+    @Test
+    void aRestoreBehindADeliveredEpochIsRefusedUnlessAllowed() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable set = committedSet(writers);
+        OperatorSubtaskState older;
+        try (var harness = harness(writers)) {
+            harness.open();
+            older = harness.snapshot(1, 1);
+            harness.processElement(committed(set, 1));
+            harness.snapshot(2, 2);
+            outcome(2, Outcome.COMMITTED);
+            harness.notifyOfCompletedCheckpoint(2);
+        }
+        try (var restored = harness(writers)) {
+            restored.setRestoredCheckpointId(1);
+            assertThatThrownBy(() -> restored.initializeState(older))
+                    .hasStackTraceContaining("restored checkpoint 1 is older than what this job has already delivered: "
+                            + "descriptor epoch 2 is committed")
+                    .hasStackTraceContaining("sink.raw-pack.allow-older-restore");
+        }
+        WriterHarness allowing = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB, true);
+        try (var restored = harness(allowing)) {
+            restored.setRestoredCheckpointId(1);
+            restored.initializeState(older);
+            restored.open();
+        }
+        assertThat(Files.list(base.resolve(DeliveryMarkers.DIRECTORY)).findAny().orElseThrow())
+                .as("the abandoned run's markers are forgotten")
+                .isEmptyDirectory();
+    }
+
+    private OneInputStreamOperatorTestHarness<CommittableMessage<BlobSetCommittable>, DescriptorRow> harness(
+            WriterHarness writers) throws Exception {
+        return new OneInputStreamOperatorTestHarness<>(
+                new CommittedDescriptorEmitter(writers.settings, new ScriptedCheck(testId)));
+    }
+
+    private void outcome(long epoch, Outcome outcome) {
+        OUTCOMES.computeIfAbsent(testId, id -> new ConcurrentHashMap<>()).put(epoch, outcome);
+    }
+
+    private static BlobSetCommittable committedSet(WriterHarness writers) throws IOException {
+        try (RawPackSinkWriter writer = writers.writer()) {
+            write(writer, LongStream.range(0, 20).toArray());
+            BlobSetCommittable set = writer.prepareCommit().iterator().next();
+            commit(List.of(set));
+            return set;
+        }
+    }
+
+    private static StreamRecord<CommittableMessage<BlobSetCommittable>> committed(BlobSetCommittable set, long checkpoint) {
+        return new StreamRecord<>(new CommittableWithLineage<>(set, checkpoint, 0));
+    }
+
+    private static List<Object> rows(OneInputStreamOperatorTestHarness<?, DescriptorRow> harness) {
+        return List.copyOf(harness.getOutput());
+    }
+
+    /** Answers from {@link #OUTCOMES}; an epoch without an outcome is an error, as an unreachable broker is. */
+    private record ScriptedCheck(String testId) implements DescriptorDeliveryCheck {
+
+        @Override
+        public String lineage() {
+            return "scripted-" + testId;
+        }
+
+        @Override
+        public Session open() {
+            return new Session() {
+                @Override
+                public Outcome outcome(int subtask, long epoch) throws IOException {
+                    Outcome outcome = OUTCOMES.getOrDefault(testId, Map.of()).get(epoch);
+                    if (outcome == null) {
+                        throw new IOException("no outcome scripted for epoch " + epoch);
+                    }
+                    return outcome;
+                }
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+}
