@@ -4,6 +4,7 @@ import io.blobingest.objectlayer.pack.RawPackFooter;
 import io.blobingest.objectlayer.pack.RawPackMetadata;
 import io.blobingest.objectlayer.pack.RawPackReader;
 import io.blobingest.objectlayer.pack.RawPackWriter;
+import io.blobingest.objectlayer.storage.ReadTuning;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.objectlayer.storage.ScatterTarget;
 import io.blobingest.storage.testing.InProgressUpload;
@@ -27,9 +28,14 @@ import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -258,6 +264,45 @@ class FlinkFileSystemStorageITCase {
 
         assertThat(S3.recordedGets()).containsExactly(new ObjectGet(key, range(100_000, 900_000 + 8 * 1024 + 100)));
         assertThat(third).isEqualTo(Arrays.copyOfRange(content, 608_292, 1_008_292));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Store.class)
+    void s3ObjectsGetTheObjectStoreTuningAndLocalFilesTheLocalOne(Store store) {
+        ReadTuning expected = store == Store.S3 ? ReadTuning.OBJECT_STORE : ReadTuning.LOCAL;
+
+        assertThat(storage.readTuning(uri(store, "tuning/any.blob"))).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Store.class)
+    void readsOfOneObjectFromSeveralThreadsAtOnceEachGetTheirOwnBytes(Store store) throws Exception {
+        URI uri = uri(store, "concurrent/object.blob");
+        byte[] content = randomBytes(4 * 1024 * 1024, 15);
+        writeAndCommit(uri, content);
+        int readers = 8;
+        int length = content.length / readers;
+        ExecutorService threads = Executors.newFixedThreadPool(readers);
+        CountDownLatch start = new CountDownLatch(1);
+        try (ReadableObject object = storage.open(uri)) {
+            List<Future<byte[]>> reads = new ArrayList<>();
+            for (int i = 0; i < readers; i++) {
+                int position = i * length;
+                reads.add(threads.submit(() -> {
+                    start.await();
+                    byte[] bytes = new byte[length];
+                    object.readScattered(position, List.of(ScatterTarget.into(bytes, 0, length)));
+                    return bytes;
+                }));
+            }
+            start.countDown();
+            for (int i = 0; i < readers; i++) {
+                assertThat(reads.get(i).get()).as("part %d", i)
+                        .isEqualTo(Arrays.copyOfRange(content, i * length, (i + 1) * length));
+            }
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     @Test

@@ -2,8 +2,10 @@ package io.blobingest.objectlayer;
 
 import io.blobingest.objectlayer.internal.ReadEngine;
 import io.blobingest.objectlayer.storage.BlobStorage;
+import io.blobingest.objectlayer.storage.ReadTuning;
 import java.io.Closeable;
 import java.io.IOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -32,12 +34,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ObjectLayer implements Closeable {
 
-    public static final long DEFAULT_HOLE_LIMIT = 8 * 1024;
+    /** The hole limit on local disk ({@link ReadTuning#LOCAL}); each storage names its own. */
+    public static final long DEFAULT_HOLE_LIMIT = ReadTuning.LOCAL.holeLimit();
     public static final long DEFAULT_MAX_MERGED_RANGE = 16 * 1024 * 1024;
-    public static final int DEFAULT_CONCURRENCY = 8;
+    /** Reads in flight on local disk ({@link ReadTuning#LOCAL}); each storage names its own. */
+    public static final int DEFAULT_CONCURRENCY = ReadTuning.LOCAL.readsInFlight();
     public static final int DEFAULT_FOOTER_CACHE_SIZE = 1024;
 
     private static final long CLOSE_GRACE_SECONDS = 10;
+    /** The most reads in flight any storage's tuning asks for: the reader threads' count. */
+    private static final int MAX_STORAGE_READS_IN_FLIGHT = ReadTuning.OBJECT_STORE.readsInFlight();
 
     private final Set<String> supportedFeatures;
     private final ExecutorService executor;
@@ -45,16 +51,20 @@ public final class ObjectLayer implements Closeable {
 
     private ObjectLayer(Builder builder) {
         this.supportedFeatures = Set.copyOf(builder.supportedFeatures);
-        this.executor = Executors.newFixedThreadPool(builder.concurrency, new ReaderThreads());
+        // Threads are started as reads need them: a batch on local disk never starts more than its
+        // storage's reads in flight.
+        int threads = builder.concurrency != null ? builder.concurrency : MAX_STORAGE_READS_IN_FLIGHT;
+        this.executor = Executors.newFixedThreadPool(threads, new ReaderThreads());
         try {
             this.engine = new ReadEngine(
                     builder.storage,
                     supportedFeatures,
                     List.copyOf(builder.packBackends),
-                    builder.holeLimit,
+                    new ReadEngine.Overrides(builder.holeLimit, builder.concurrency),
                     builder.maxMergedRange,
                     builder.footerCacheSize,
-                    executor);
+                    executor,
+                    threads);
         } catch (RuntimeException e) {
             executor.shutdownNow();
             throw e;
@@ -94,6 +104,14 @@ public final class ObjectLayer implements Closeable {
      */
     public BlobReadPlan plan(BlobObjectRef ref) throws IOException {
         return engine.plan(ref);
+    }
+
+    /**
+     * How batches read the object at {@code location}: its storage's {@link ReadTuning} with
+     * this builder's hole limit and concurrency, where set, over it.
+     */
+    public ReadTuning readTuning(URI location) {
+        return engine.tuning(location);
     }
 
     /** Reads the plan's range, in reads of at most the max merged range each. */
@@ -160,9 +178,9 @@ public final class ObjectLayer implements Closeable {
     public static final class Builder {
         private final BlobStorage storage;
         private Set<String> supportedFeatures = BlobFeatures.ALL;
-        private long holeLimit = DEFAULT_HOLE_LIMIT;
+        private Long holeLimit;
         private long maxMergedRange = DEFAULT_MAX_MERGED_RANGE;
-        private int concurrency = DEFAULT_CONCURRENCY;
+        private Integer concurrency;
         private int footerCacheSize = DEFAULT_FOOTER_CACHE_SIZE;
         private final List<PackBackend> packBackends = new ArrayList<>();
 
@@ -186,19 +204,30 @@ public final class ObjectLayer implements Closeable {
             return this;
         }
 
-        /** Unwanted bytes between two wanted ranges that are read rather than paying another request. */
+        /**
+         * Unwanted bytes between two wanted ranges that are read rather than paying another
+         * request, for every storage. Unset, each object gets its storage's ({@link
+         * BlobStorage#readTuning}: 8 KiB on local disk, 256 KiB on an object store).
+         */
         public Builder holeLimit(long bytes) {
             this.holeLimit = bytes;
             return this;
         }
 
-        /** The longest single read; longer merged spans are cut into several reads. */
+        /**
+         * The longest single read; longer merged spans are cut into several reads. A storage's
+         * hole limit is held below it.
+         */
         public Builder maxMergedRange(long bytes) {
             this.maxMergedRange = bytes;
             return this;
         }
 
-        /** How many objects a batch reads at once. */
+        /**
+         * How many reads a batch keeps in flight at once, for every storage, and the reader
+         * threads. Unset, each storage's ({@link BlobStorage#readTuning}: 8 on local disk, one
+         * object after the other; 64 on an object store, parts of one object at once).
+         */
         public Builder concurrency(int threads) {
             this.concurrency = threads;
             return this;
@@ -217,15 +246,16 @@ public final class ObjectLayer implements Closeable {
         }
 
         public ObjectLayer build() {
-            if (holeLimit < 0) {
+            if (holeLimit != null && holeLimit < 0) {
                 throw new IllegalArgumentException("hole limit must be >= 0, found " + holeLimit);
             }
-            if (maxMergedRange <= holeLimit || maxMergedRange > Integer.MAX_VALUE - 8) {
+            long hole = holeLimit != null ? holeLimit : 0;
+            if (maxMergedRange <= hole || maxMergedRange > Integer.MAX_VALUE - 8) {
                 throw new IllegalArgumentException(
-                        "max merged range must exceed the hole limit (" + holeLimit + ") and fit in an array, found "
+                        "max merged range must exceed the hole limit (" + hole + ") and fit in an array, found "
                                 + maxMergedRange);
             }
-            if (concurrency < 1) {
+            if (concurrency != null && concurrency < 1) {
                 throw new IllegalArgumentException("concurrency must be >= 1, found " + concurrency);
             }
             if (footerCacheSize < 0) {

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * One workload's figures, all measured in the same run, and the ratios the targets are about.
@@ -13,12 +15,29 @@ import java.util.Locale;
  * @param bytes their value bytes
  */
 public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, ContenderFigures consume,
-        ContenderFigures filesink, ContenderFigures ingest, ReadFigures read) {
+        ContenderFigures filesink, ContenderFigures ingest, ReadFigures read, Optional<S3ReadFigures> s3Read,
+        Map<String, SteadyFigures> steady, List<FreshnessFigures> freshness) {
+
+    public WorkloadOutcome {
+        steady = Map.copyOf(steady);
+        freshness = List.copyOf(freshness);
+    }
 
     public static final double TARGET_INGEST_VS_CONSUME = 0.8;
     public static final double TARGET_INGEST_VS_FILESINK = 1.5;
     public static final double TARGET_READ_VS_RAW = 1.2;
     public static final double TARGET_READ_REQUESTS_RATIO = 10;
+    public static final double TARGET_S3_BATCH_SPEEDUP = 20;
+    public static final double TARGET_S3_VS_IDEAL = 1.5;
+    public static final double TARGET_S3_VS_LANCE_STYLE = 1.0;
+    public static final double TARGET_STEADY_VS_FILESINK = 1.0;
+    public static final double TARGET_STEADY_VS_CONSUME = 0.7;
+    /** The freshness target: p99 at most one checkpoint interval plus this. */
+    public static final Duration TARGET_FRESHNESS_SLACK = Duration.ofSeconds(1);
+    /** The interval {@code freshness_p99_over_interval} is taken at. */
+    public static final Duration FRESHNESS_RESULT_INTERVAL = Duration.ofSeconds(2);
+    /** What a RESULT line says for a figure this run did not measure. */
+    public static final String NOT_MEASURED = "n/a";
 
     public List<ContenderFigures> contenders() {
         return List.of(consume, filesink, ingest);
@@ -43,6 +62,30 @@ public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, 
         return seconds(filesink.work()) / seconds(ingest.work());
     }
 
+    /** A contender's steady phase, if its run was long enough to have one. */
+    public Optional<SteadyFigures> steady(ContenderFigures contender) {
+        return Optional.ofNullable(steady.get(contender.contender()));
+    }
+
+    /** blob-ingest's steady bytes/s over the KafkaSource-to-FileSink job's. */
+    public Optional<Double> steadyVsFilesink() {
+        return steadyRatio(filesink);
+    }
+
+    /** blob-ingest's steady bytes/s over the plain consumer's. */
+    public Optional<Double> steadyVsConsume() {
+        return steadyRatio(consume);
+    }
+
+    private Optional<Double> steadyRatio(ContenderFigures other) {
+        return steady(ingest).flatMap(mine -> steady(other).map(theirs -> mine.megabytesPerSecond() / theirs.megabytesPerSecond()));
+    }
+
+    /** Freshness at {@link #FRESHNESS_RESULT_INTERVAL}, if it was measured there. */
+    public Optional<FreshnessFigures> freshnessForResult() {
+        return freshness.stream().filter(f -> f.interval().equals(FRESHNESS_RESULT_INTERVAL)).findFirst();
+    }
+
     /**
      * What went wrong: a contender that did not read every record, a blob the read side could not
      * verify. Empty when the figures can be trusted.
@@ -59,6 +102,8 @@ public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, 
             problems.add(String.format(Locale.ROOT, "%s: the read side verified %,d of %,d blobs",
                     workload.label(), read.verified(), read.blobs()));
         }
+        s3Read.filter(s3 -> s3.verified() != s3.blobs()).ifPresent(s3 -> problems.add(String.format(Locale.ROOT,
+                "%s: the S3 read side verified %,d of %,d blobs", workload.label(), s3.verified(), s3.blobs())));
         return problems;
     }
 
@@ -67,6 +112,26 @@ public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, 
         return String.format(Locale.ROOT,
                 "RESULT workload=%s ingest_vs_consume=%.2f ingest_vs_filesink=%.2f read_vs_raw=%.2f read_requests_ratio=%.0f",
                 workload.label(), ingestVsConsume(), ingestVsFilesink(), read.batchVsRaw(), read.requestsSingleVsBatch());
+    }
+
+    /**
+     * {@code RESULT workload=W steady_vs_filesink=x.xx steady_vs_consume=x.xx freshness_p99_over_interval=x.xx
+     * s3_batch_speedup=xx s3_vs_ideal=x.xx s3_vs_lance_style=x.xx}; a figure this run did not
+     * measure is {@value #NOT_MEASURED}.
+     */
+    public String streamingResultLine() {
+        return String.format(Locale.ROOT,
+                "RESULT workload=%s steady_vs_filesink=%s steady_vs_consume=%s freshness_p99_over_interval=%s"
+                        + " s3_batch_speedup=%s s3_vs_ideal=%s s3_vs_lance_style=%s",
+                workload.label(), format(steadyVsFilesink(), "%.2f"), format(steadyVsConsume(), "%.2f"),
+                format(freshnessForResult().map(FreshnessFigures::p99OverInterval), "%.2f"),
+                format(s3Read.map(S3ReadFigures::batchSpeedup), "%.0f"),
+                format(s3Read.map(S3ReadFigures::batchVsIdeal), "%.2f"),
+                format(s3Read.map(S3ReadFigures::batchVsLanceStyle), "%.2f"));
+    }
+
+    private static String format(Optional<Double> value, String format) {
+        return value.map(v -> String.format(Locale.ROOT, format, v)).orElse(NOT_MEASURED);
     }
 
     private static double seconds(Duration duration) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class WorkloadOutcomeTest {
@@ -25,6 +27,62 @@ class WorkloadOutcomeTest {
     }
 
     @Test
+    void theStreamingResultLineCarriesTheS3RatiosAndSaysWhatWasNotMeasured() {
+        WorkloadOutcome withoutS3 = outcome(RECORDS, read(10_000, 10_000));
+        WorkloadOutcome withS3 = new WorkloadOutcome(withoutS3.workload(), RECORDS, BYTES, withoutS3.consume(),
+                withoutS3.filesink(), withoutS3.ingest(), withoutS3.read(), Optional.of(S3ReadFiguresTest.figures(10_000)), Map.of(), List.of());
+
+        assertThat(withoutS3.streamingResultLine()).isEqualTo("RESULT workload=small steady_vs_filesink=n/a"
+                + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=n/a s3_vs_ideal=n/a"
+                + " s3_vs_lance_style=n/a");
+        assertThat(withS3.streamingResultLine()).isEqualTo("RESULT workload=small steady_vs_filesink=n/a"
+                + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=40 s3_vs_ideal=1.25"
+                + " s3_vs_lance_style=0.80");
+        assertThat(withS3.problems()).isEmpty();
+    }
+
+    @Test
+    void theStreamingResultLineCarriesSteadyRatiosAndTheP99OverTheTwoSecondInterval() {
+        WorkloadOutcome plain = outcome(RECORDS, read(10_000, 10_000));
+        WorkloadOutcome outcome = new WorkloadOutcome(plain.workload(), RECORDS, BYTES, plain.consume(), plain.filesink(),
+                plain.ingest(), plain.read(), Optional.of(S3ReadFiguresTest.figures(10_000)),
+                Map.of("consume", steady(200), "filesink", steady(80), "blob-ingest", steady(100)),
+                List.of(FreshnessFiguresTest.figures(Duration.ofSeconds(1), 2_100),
+                        FreshnessFiguresTest.figures(Duration.ofSeconds(2), 2_900),
+                        FreshnessFiguresTest.figures(Duration.ofSeconds(10), 11_000)));
+
+        assertThat(outcome.streamingResultLine()).isEqualTo("RESULT workload=small steady_vs_filesink=1.25"
+                + " steady_vs_consume=0.50 freshness_p99_over_interval=1.45 s3_batch_speedup=40 s3_vs_ideal=1.25"
+                + " s3_vs_lance_style=0.80");
+    }
+
+    @Test
+    void aSteadyRatioNeedsBothContendersSteadyPhases() {
+        WorkloadOutcome plain = outcome(RECORDS, read(10_000, 10_000));
+        WorkloadOutcome outcome = new WorkloadOutcome(plain.workload(), RECORDS, BYTES, plain.consume(), plain.filesink(),
+                plain.ingest(), plain.read(), Optional.empty(), Map.of("filesink", steady(80), "blob-ingest", steady(100)),
+                List.of(FreshnessFiguresTest.figures(Duration.ofSeconds(1), 2_100)));
+
+        assertThat(outcome.streamingResultLine()).isEqualTo("RESULT workload=small steady_vs_filesink=1.25"
+                + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=n/a s3_vs_ideal=n/a"
+                + " s3_vs_lance_style=n/a");
+    }
+
+    /** A steady phase of 1 s at {@code megabytesPerSecond}. */
+    private static SteadyFigures steady(long megabytesPerSecond) {
+        return new SteadyFigures(megabytesPerSecond * 1_000_000, Duration.ofSeconds(1), Duration.ofSeconds(1));
+    }
+
+    @Test
+    void anUnverifiedBlobOverS3IsAProblem() {
+        WorkloadOutcome outcome = outcome(RECORDS, read(10_000, 10_000));
+        WorkloadOutcome withS3 = new WorkloadOutcome(outcome.workload(), RECORDS, BYTES, outcome.consume(),
+                outcome.filesink(), outcome.ingest(), outcome.read(), Optional.of(S3ReadFiguresTest.figures(9_999)), Map.of(), List.of());
+
+        assertThat(withS3.problems()).containsExactly("small: the S3 read side verified 9,999 of 10,000 blobs");
+    }
+
+    @Test
     void aContenderThatMissedRecordsOrAnUnverifiedBlobIsAProblem() {
         WorkloadOutcome outcome = outcome(RECORDS - 1, read(10_000, 9_999));
 
@@ -36,7 +94,7 @@ class WorkloadOutcomeTest {
     private static WorkloadOutcome outcome(long ingestRecords, ReadFigures read) {
         return new WorkloadOutcome(BenchWorkload.SMALL, RECORDS, BYTES,
                 contender("consume", RECORDS, 4), contender("filesink", RECORDS, 10),
-                contender("blob-ingest", ingestRecords, 5), read);
+                contender("blob-ingest", ingestRecords, 5), read, Optional.empty(), Map.of(), List.of());
     }
 
     private static ContenderFigures contender(String name, long records, long seconds) {

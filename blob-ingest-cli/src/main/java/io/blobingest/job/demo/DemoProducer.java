@@ -41,14 +41,8 @@ public final class DemoProducer {
      */
     public void produce(int count, IntFunction<ProducerRecord<byte[], byte[]>> records, String topic,
             IntConsumer acknowledged) throws ExecutionException, InterruptedException {
-        Properties config = new Properties();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(EmbeddedKafkaBroker.MAX_MESSAGE_BYTES));
-        config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(2L * EmbeddedKafkaBroker.MAX_MESSAGE_BYTES));
-        config.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+                new KafkaProducer<>(config(bootstrapServers), new ByteArraySerializer(), new ByteArraySerializer())) {
             List<Future<RecordMetadata>> acks = new ArrayList<>(count);
             AtomicInteger done = new AtomicInteger();
             for (int i = 0; i < count; i++) {
@@ -66,5 +60,16 @@ public final class DemoProducer {
             }
             acknowledged.accept(acks.size());
         }
+    }
+
+    /** The producer's configuration: acknowledged by all replicas, records as large as the embedded broker takes. */
+    public static Properties config(String bootstrapServers) {
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(EmbeddedKafkaBroker.MAX_MESSAGE_BYTES));
+        config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(2L * EmbeddedKafkaBroker.MAX_MESSAGE_BYTES));
+        config.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        return config;
     }
 }

@@ -12,12 +12,18 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * One object of a Flink {@link FileSystem}, read with positioned reads on one lazily opened
- * stream. Reads are serialised: the stream has one position.
+ * One object of a Flink {@link FileSystem}, read with positioned reads on lazily opened streams.
+ * A stream has one position, so each read takes a stream of its own: an idle one if there is one,
+ * else a newly opened one (on S3 one more HEAD). Reads from several threads run at once, each on
+ * its own stream (the Object Layer keeps an object store's reads of one object in flight
+ * together); reads one after the other reuse one stream.
  *
  * <p>Positioned reads go through {@link ByteBufferReadable#read(long, ByteBuffer)} when the stream
  * offers it (Flink's local and Hadoop/S3 streams do). On S3 that is Hadoop's positioned
@@ -34,10 +40,19 @@ public final class FlinkReadableObject implements ReadableObject {
     private final FileSystem fileSystem;
     private final Path path;
     private final long length;
-    private FSDataInputStream stream;
+    /** Streams no read is using. Guarded by {@code this}, as {@code closed} is. */
+    private final Deque<Stream> idle = new ArrayDeque<>();
     private boolean closed;
-    /** Kept across reads: a merged read's staging array is megabytes long. */
-    private byte[] staging = new byte[0];
+
+    /** An open stream and the staging array kept with it: a merged read's is megabytes long. */
+    private static final class Stream {
+        final FSDataInputStream in;
+        byte[] staging = new byte[0];
+
+        Stream(FSDataInputStream in) {
+            this.in = in;
+        }
+    }
 
     public FlinkReadableObject(URI location, FileSystem fileSystem, Path path, long length) {
         this.location = Objects.requireNonNull(location, "location");
@@ -57,7 +72,7 @@ public final class FlinkReadableObject implements ReadableObject {
     }
 
     @Override
-    public synchronized void readFully(long position, byte[] buffer, int offset, int length)
+    public void readFully(long position, byte[] buffer, int offset, int length)
             throws IOException {
         Objects.checkFromIndexSize(offset, length, buffer.length);
         checkWithinObject(position, length, "");
@@ -65,7 +80,12 @@ public final class FlinkReadableObject implements ReadableObject {
             return;
         }
         try {
-            readRange(openStream(), position, buffer, offset, length);
+            Stream stream = acquire();
+            try {
+                readRange(stream.in, position, buffer, offset, length);
+            } finally {
+                release(stream);
+            }
         } catch (IOException e) {
             throw IoErrors.withContext(
                     location + ": reading " + length + " bytes at offset " + position + " failed",
@@ -80,7 +100,7 @@ public final class FlinkReadableObject implements ReadableObject {
      * (the local file system) one positioned read per array target, straight into the array.
      */
     @Override
-    public synchronized void readScattered(long position, List<ScatterTarget> targets)
+    public void readScattered(long position, List<ScatterTarget> targets)
             throws IOException {
         long total = ScatterTarget.totalLength(targets);
         String scattered = " (scattered into " + targets.size() + " targets)";
@@ -89,12 +109,16 @@ public final class FlinkReadableObject implements ReadableObject {
             return;
         }
         try {
-            FSDataInputStream in = openStream();
-            if (fileSystem.isDistributedFS() && total <= MAX_STAGING_LENGTH) {
-                readStaged(in, position, (int) total, targets);
-            } else {
-                ScatterTarget.readEach(position, targets,
-                        (at, array, offset, length) -> readRange(in, at, array, offset, length));
+            Stream stream = acquire();
+            try {
+                if (fileSystem.isDistributedFS() && total <= MAX_STAGING_LENGTH) {
+                    readStaged(stream, position, (int) total, targets);
+                } else {
+                    ScatterTarget.readEach(position, targets,
+                            (at, array, offset, length) -> readRange(stream.in, at, array, offset, length));
+                }
+            } finally {
+                release(stream);
             }
         } catch (IOException e) {
             throw IoErrors.withContext(
@@ -117,13 +141,14 @@ public final class FlinkReadableObject implements ReadableObject {
         }
     }
 
-    private void readStaged(
-            FSDataInputStream in, long position, int length, List<ScatterTarget> targets)
+    private static void readStaged(
+            Stream stream, long position, int length, List<ScatterTarget> targets)
             throws IOException {
-        if (staging.length < length) {
-            staging = new byte[length];
+        if (stream.staging.length < length) {
+            stream.staging = new byte[length];
         }
-        readRange(in, position, staging, 0, length);
+        byte[] staging = stream.staging;
+        readRange(stream.in, position, staging, 0, length);
         int at = 0;
         for (ScatterTarget target : targets) {
             if (!target.isHole()) {
@@ -173,26 +198,53 @@ public final class FlinkReadableObject implements ReadableObject {
         }
     }
 
-    private FSDataInputStream openStream() throws IOException {
-        if (closed) {
-            throw new IOException("the object is closed");
+    /** An idle stream, or a newly opened one. */
+    private Stream acquire() throws IOException {
+        synchronized (this) {
+            if (closed) {
+                throw new IOException("the object is closed");
+            }
+            Stream stream = idle.pollFirst();
+            if (stream != null) {
+                return stream;
+            }
         }
-        if (stream == null) {
-            stream = fileSystem.open(path);
+        return new Stream(fileSystem.open(path));
+    }
+
+    /** Keeps the stream for the next read, or closes it if the object was closed meanwhile. */
+    private void release(Stream stream) throws IOException {
+        synchronized (this) {
+            if (!closed) {
+                idle.addFirst(stream);
+                return;
+            }
         }
-        return stream;
+        stream.in.close();
     }
 
     @Override
-    public synchronized void close() throws IOException {
-        closed = true;
-        if (stream != null) {
+    public void close() throws IOException {
+        List<Stream> streams;
+        synchronized (this) {
+            closed = true;
+            streams = new ArrayList<>(idle);
+            idle.clear();
+        }
+        IOException failure = null;
+        for (Stream stream : streams) {
             try {
-                stream.close();
-            } finally {
-                stream = null;
-                staging = new byte[0];
+                stream.in.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
             }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 }

@@ -4,6 +4,7 @@ import io.blobingest.objectlayer.BlobObjectRef;
 import io.blobingest.objectlayer.BlobReadPlan;
 import io.blobingest.objectlayer.BlobRequest;
 import io.blobingest.objectlayer.storage.BlobStorage;
+import io.blobingest.objectlayer.storage.ReadTuning;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -14,35 +15,45 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * Reads a batch of blobs in two phases. Phase one plans every object (metadata only: lengths and
  * footers); phase two starts only when every plan is complete, and reads each object's payload
- * with coalesced reads. Objects are handled concurrently within each phase, each object by one
- * task, opened once for both phases.
+ * with coalesced reads. Objects are handled concurrently within each phase, each opened once for
+ * both phases. How each object is read comes from its storage's {@link ReadTuning}: its hole
+ * limit, how many reads are in flight at once (the batch keeps the most any of its objects asks
+ * for), and whether one object's reads run one after the other, in the task that reads the object,
+ * or each in a task of its own.
  */
 final class BatchReader {
 
     private final DescriptorResolver resolver;
     private final ReadPlanner planner;
-    private final RangeCoalescer coalescer;
+    private final Function<URI, ReadTuning> tunings;
+    private final Function<ReadTuning, RangeCoalescer> coalescers;
     private final BlobStorage storage;
     private final ExecutorService executor;
 
     BatchReader(
             DescriptorResolver resolver,
             ReadPlanner planner,
-            RangeCoalescer coalescer,
+            Function<URI, ReadTuning> tunings,
+            Function<ReadTuning, RangeCoalescer> coalescers,
             BlobStorage storage,
             ExecutorService executor) {
         this.resolver = resolver;
         this.planner = planner;
-        this.coalescer = coalescer;
+        this.tunings = tunings;
+        this.coalescers = coalescers;
         this.storage = storage;
         this.executor = executor;
     }
@@ -61,9 +72,14 @@ final class BatchReader {
             byObject.computeIfAbsent(ref.location(), ObjectBatch::new).add(i, ref);
         }
         Collection<ObjectBatch> batches = byObject.values();
+        int inFlight = batches.stream().mapToInt(batch -> batch.tuning.readsInFlight()).max().orElse(1);
         try {
-            runEach(batches, ObjectBatch::plan);
-            runEach(batches, batch -> batch.readInto(results));
+            runEach(batches, ObjectBatch::plan, inFlight);
+            List<RangeFetcher.IoTask> reads = new ArrayList<>();
+            for (ObjectBatch batch : batches) {
+                reads.add(() -> batch.readInto(results, tasks -> run(tasks, inFlight)));
+            }
+            run(reads, inFlight);
         } catch (IOException | RuntimeException | Error e) {
             closeAll(batches, e);
             throw e;
@@ -77,56 +93,96 @@ final class BatchReader {
         void run(ObjectBatch batch) throws IOException;
     }
 
-    /** Runs {@code step} for every batch on the executor and returns when all have ended. */
-    private void runEach(Collection<ObjectBatch> batches, Step step) throws IOException {
-        List<Callable<Void>> tasks = new ArrayList<>(batches.size());
+    private void runEach(Collection<ObjectBatch> batches, Step step, int inFlight) throws IOException {
+        List<RangeFetcher.IoTask> tasks = new ArrayList<>(batches.size());
         for (ObjectBatch batch : batches) {
-            tasks.add(() -> {
-                step.run(batch);
-                return null;
-            });
+            tasks.add(() -> step.run(batch));
         }
-        List<Future<Void>> done;
+        run(tasks, inFlight);
+    }
+
+    /**
+     * Runs every task, at most {@code inFlight} at once: this thread and up to {@code inFlight - 1}
+     * workers on the executor take tasks from one queue; returns when all have ended. A task may
+     * itself run tasks this way (an object's reads, from the task that reads the object). Once the
+     * queue is empty a worker the executor has not started yet has nothing left to do and is
+     * claimed by this thread, so that it never starts; this thread only ever waits for workers
+     * that are running, so a full pool cannot deadlock.
+     */
+    private void run(List<RangeFetcher.IoTask> tasks, int inFlight) throws IOException {
+        if (tasks.size() == 1) {
+            tasks.get(0).run();
+            return;
+        }
+        Queue<RangeFetcher.IoTask> queue = new ConcurrentLinkedQueue<>(tasks);
+        Callable<Void> worker = () -> {
+            for (RangeFetcher.IoTask task = queue.poll(); task != null; task = queue.poll()) {
+                try {
+                    task.run();
+                } catch (IOException | RuntimeException | Error e) {
+                    queue.clear();
+                    throw e;
+                }
+            }
+            return null;
+        };
+        List<Worker> workers = new ArrayList<>();
+        for (int i = 1; i < Math.min(inFlight, tasks.size()); i++) {
+            Worker helper = new Worker();
+            helper.future = executor.submit(() -> helper.claim() ? worker.call() : null);
+            workers.add(helper);
+        }
+        Throwable failure = null;
         try {
-            done = executor.invokeAll(tasks);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while reading " + batches.size() + " objects");
+            worker.call();
+        } catch (Exception | Error e) {
+            failure = e;
         }
-        IOException failure = null;
-        for (Future<Void> future : done) {
+        for (Worker helper : workers) {
+            if (helper.claim()) {
+                continue; // never started, and now never will: the queue is empty
+            }
             try {
-                future.get();
+                helper.future.get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while reading " + batches.size() + " objects");
+                queue.clear();
+                throw new InterruptedIOException("interrupted while reading " + tasks.size() + " parts of a batch");
             } catch (ExecutionException e) {
-                IOException cause = unwrap(e);
                 if (failure == null) {
-                    failure = cause;
+                    failure = e.getCause();
                 } else {
-                    failure.addSuppressed(cause);
+                    failure.addSuppressed(e.getCause());
                 }
             }
         }
         if (failure != null) {
-            throw failure;
+            throw asIoException(failure);
         }
     }
 
-    /** The task's IOException; an unchecked cause is rethrown as it is. */
-    private static IOException unwrap(ExecutionException e) {
-        Throwable cause = e.getCause();
-        if (cause instanceof IOException io) {
+    /** A worker on the executor, which runs only if it is claimed before the caller claims it. */
+    private static final class Worker {
+        private final AtomicBoolean claimed = new AtomicBoolean();
+        Future<Void> future;
+
+        boolean claim() {
+            return claimed.compareAndSet(false, true);
+        }
+    }
+
+    /** An IOException as it is; an unchecked failure is rethrown as it is. */
+    private static IOException asIoException(Throwable failure) {
+        if (failure instanceof IOException io) {
             return io;
         }
-        if (cause instanceof RuntimeException runtime) {
+        if (failure instanceof RuntimeException runtime) {
             throw runtime;
         }
-        if (cause instanceof Error error) {
+        if (failure instanceof Error error) {
             throw error;
         }
-        return new IOException(cause);
+        return new IOException(failure);
     }
 
     /**
@@ -159,10 +215,12 @@ final class BatchReader {
         private final List<Integer> requestIndexes = new ArrayList<>();
         private final List<BlobObjectRef> refs = new ArrayList<>();
         private final List<BlobReadPlan> plans = new ArrayList<>();
+        private final ReadTuning tuning;
         private ReadableObject object;
 
         ObjectBatch(URI location) {
             this.location = location;
+            this.tuning = tunings.apply(location);
         }
 
         void add(int requestIndex, BlobObjectRef ref) {
@@ -175,11 +233,14 @@ final class BatchReader {
             plans.addAll(planner.plan(refs, location, object));
         }
 
-        void readInto(byte[][] results) throws IOException {
+        void readInto(byte[][] results, RangeFetcher.ReadRunner runner) throws IOException {
             List<ByteSpan> spans = plans.stream()
                     .map(plan -> new ByteSpan(plan.range().offset(), plan.range().length()))
                     .toList();
-            Map<ByteSpan, byte[]> bytes = RangeFetcher.fetch(object, coalescer.schedule(spans));
+            ReadSchedule schedule = coalescers.apply(tuning).schedule(spans);
+            Map<ByteSpan, byte[]> bytes = tuning.parallelWithinObject()
+                    ? RangeFetcher.fetchEachReadApart(object, schedule, runner)
+                    : RangeFetcher.fetch(object, schedule);
             Set<ByteSpan> handedOut = new HashSet<>();
             for (int i = 0; i < plans.size(); i++) {
                 ByteSpan span = spans.get(i);

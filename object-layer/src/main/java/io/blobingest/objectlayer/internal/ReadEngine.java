@@ -8,8 +8,10 @@ import io.blobingest.objectlayer.PackBackend;
 import io.blobingest.objectlayer.ResolveContext;
 import io.blobingest.objectlayer.UnsupportedFeatureException;
 import io.blobingest.objectlayer.storage.BlobStorage;
+import io.blobingest.objectlayer.storage.ReadTuning;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.IOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -25,21 +27,34 @@ public final class ReadEngine {
     private final BlobStorage storage;
     private final DescriptorResolver resolver;
     private final ReadPlanner planner;
-    private final RangeCoalescer coalescer;
+    private final Overrides overrides;
+    private final long maxMergedRange;
+    private final int threads;
     private final BatchReader batches;
 
     /**
+     * What the layer's builder sets for every storage, over each storage's {@link ReadTuning}.
+     *
+     * @param holeLimit null: each storage's
+     * @param readsInFlight null: each storage's
+     */
+    public record Overrides(Long holeLimit, Integer readsInFlight) {}
+
+    /**
      * @param extraBackends pack backends besides Raw Pack v1, which is always known
+     * @param maxMergedRange the longest read; a storage's hole limit is held below it
      * @param footerCacheSize how many parsed footers to keep; 0 keeps none
+     * @param threads the executor's threads: no storage gets more reads in flight
      */
     public ReadEngine(
             BlobStorage storage,
             Set<String> supportedFeatures,
             List<PackBackend> extraBackends,
-            long holeLimit,
+            Overrides overrides,
             long maxMergedRange,
             int footerCacheSize,
-            ExecutorService executor) {
+            ExecutorService executor,
+            int threads) {
         List<PackBackend> backends = new ArrayList<>();
         backends.add(new RawPackBackend(supportedFeatures));
         backends.addAll(extraBackends);
@@ -47,8 +62,29 @@ public final class ReadEngine {
         this.resolver = new DescriptorResolver(supportedFeatures);
         this.planner = new ReadPlanner(
                 new PackIndexLoader(new PackBackendRegistry(backends), supportedFeatures, new FooterCache(footerCacheSize)));
-        this.coalescer = new RangeCoalescer(holeLimit, maxMergedRange);
-        this.batches = new BatchReader(resolver, planner, coalescer, storage, executor);
+        this.overrides = overrides;
+        this.maxMergedRange = maxMergedRange;
+        this.threads = threads;
+        this.batches = new BatchReader(resolver, planner, this::tuning, this::coalescer, storage, executor);
+    }
+
+    /** How the object at {@code location} is read: its storage's tuning, with the builder's overrides. */
+    public ReadTuning tuning(URI location) {
+        ReadTuning tuning = storage.readTuning(location);
+        if (overrides.holeLimit() != null) {
+            tuning = tuning.withHoleLimit(overrides.holeLimit());
+        }
+        if (overrides.readsInFlight() != null) {
+            tuning = tuning.withReadsInFlight(overrides.readsInFlight());
+        }
+        if (tuning.holeLimit() >= maxMergedRange) {
+            tuning = tuning.withHoleLimit(maxMergedRange - 1);
+        }
+        return tuning.withReadsInFlight(Math.min(tuning.readsInFlight(), threads));
+    }
+
+    private RangeCoalescer coalescer(ReadTuning tuning) {
+        return new RangeCoalescer(tuning.holeLimit(), maxMergedRange);
     }
 
     public BlobObjectRef resolve(BlobDescriptor descriptor, ResolveContext context) throws UnsupportedFeatureException {
@@ -67,7 +103,7 @@ public final class ReadEngine {
             return new byte[0];
         }
         try (ReadableObject object = storage.open(plan.range().location())) {
-            return RangeFetcher.fetch(object, coalescer.schedule(List.of(span))).get(span);
+            return RangeFetcher.fetch(object, coalescer(tuning(plan.range().location())).schedule(List.of(span))).get(span);
         }
     }
 

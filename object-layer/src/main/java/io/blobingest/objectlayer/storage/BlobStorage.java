@@ -15,4 +15,14 @@ public interface BlobStorage {
      * @throws java.io.FileNotFoundException if it does not exist
      */
     ReadableObject open(URI location) throws IOException;
+
+    /**
+     * How batch reads should treat the object at {@code location}: how far to merge reads, how
+     * many to keep in flight. Reads nothing. This default is {@link ReadTuning#LOCAL}; a storage
+     * in front of an object store answers {@link ReadTuning#OBJECT_STORE} for its objects, and a
+     * storage that wraps another passes the question on.
+     */
+    default ReadTuning readTuning(URI location) {
+        return ReadTuning.LOCAL;
+    }
 }

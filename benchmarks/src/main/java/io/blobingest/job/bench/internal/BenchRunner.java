@@ -3,7 +3,10 @@ package io.blobingest.job.bench.internal;
 import io.blobingest.job.IngestJobOptions;
 import io.blobingest.job.bench.BenchWorkload;
 import io.blobingest.job.bench.ContenderFigures;
+import io.blobingest.job.bench.FreshnessFigures;
 import io.blobingest.job.bench.ReadFigures;
+import io.blobingest.job.bench.S3ReadFigures;
+import io.blobingest.job.bench.SteadyFigures;
 import io.blobingest.job.bench.WorkloadOutcome;
 import io.blobingest.job.demo.DemoProducer;
 import io.blobingest.job.demo.ExternalFiles;
@@ -13,11 +16,15 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.util.TimeUtils;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -39,7 +46,38 @@ public final class BenchRunner {
      * @param readSample Packed descriptors the read side reads
      */
     public record Settings(long bytes, int parallelism, String checkpointInterval, int readSample, long seed,
-            boolean profile) {}
+            boolean profile, Optional<S3Settings> s3, List<Duration> freshnessIntervals) {
+
+        public Settings {
+            freshnessIntervals = List.copyOf(freshnessIntervals);
+        }
+    }
+
+    /**
+     * The S3 read side ({@code --s3}), on the small and frames workloads.
+     *
+     * @param delay the latency proxy's delay per request/response exchange
+     * @param bandwidth the proxy's cap in bytes per second; 0 for none
+     */
+    public record S3Settings(Duration delay, long bandwidth) {}
+
+    /** How often the steady phase's samples are taken: its ends are this precise. */
+    public static final Duration STEADY_SAMPLE_PERIOD = Duration.ofMillis(50);
+    /** Freshness is measured at half the steady ingest rate this run measured: loaded, not saturated. */
+    static final double FRESHNESS_RATE_FRACTION = 0.5;
+    /** Records measured per interval at least this long, and over at least {@value #FRESHNESS_MIN_INTERVALS} checkpoints. */
+    static final Duration FRESHNESS_MIN_MEASURED = Duration.ofSeconds(20);
+    static final int FRESHNESS_MIN_INTERVALS = 4;
+
+    /** The workloads freshness is measured on: those made of one record kind, produced at a steady rate. */
+    public static boolean measuresFreshness(BenchWorkload workload) {
+        return workload != BenchWorkload.MIXED;
+    }
+
+    /** The workloads the S3 read side runs on: those whose reads are all Packed. */
+    public static boolean readsOverS3(BenchWorkload workload) {
+        return workload != BenchWorkload.MIXED;
+    }
 
     private final EmbeddedKafkaBroker broker;
     private final Settings settings;
@@ -88,7 +126,11 @@ public final class BenchRunner {
             case FRAMES -> SizedBlobWorkload.ofTotalBytes(settings.seed(), FRAMES_MIN, FRAMES_MAX, settings.bytes());
         };
         long started = System.nanoTime();
-        long bytes = preload(records, topic);
+        long[][] bytesBeforeOffset = preload(records, topic);
+        long bytes = 0;
+        for (long[] partition : bytesBeforeOffset) {
+            bytes += partition[partition.length - 1];
+        }
         progress.printf(Locale.ROOT, "%s: preloaded %,d records, %,.1f MB in %.1f s%n",
                 workload.label(), records.count(), bytes / 1e6, (System.nanoTime() - started) / 1e9);
 
@@ -98,7 +140,9 @@ public final class BenchRunner {
                 .put("topic", topic)
                 .put("parallelism", settings.parallelism())
                 .build();
-        ContenderFigures consume = contender(children, ContenderMain.CONSUME, kafka, List.of());
+        Map<String, SteadyFigures> steady = new LinkedHashMap<>();
+        ContenderFigures consume = contender(children, ContenderMain.CONSUME, kafka, List.of(),
+                monitor(ConsumeContender.groupId(topic), topic, bytesBeforeOffset), steady);
         KeyValueLine fileSink = KeyValueLine.builder()
                 .put("bootstrap", broker.bootstrapServers())
                 .put("topic", topic)
@@ -106,7 +150,8 @@ public final class BenchRunner {
                 .put("checkpoint-interval", settings.checkpointInterval())
                 .put("output", directory.resolve("filesink").toUri())
                 .build();
-        ContenderFigures filesink = contender(children, ContenderMain.FILESINK, fileSink, List.of());
+        ContenderFigures filesink = contender(children, ContenderMain.FILESINK, fileSink, List.of(),
+                monitor(FileSinkContender.groupId(topic), topic, bytesBeforeOffset), steady);
         // Counted already and never read again: without it a workload needs about twice --bytes of disk, not three times.
         OwnedDirectory.discard(directory.resolve("filesink"));
         Path base = directory.resolve("blob-ingest");
@@ -115,20 +160,10 @@ public final class BenchRunner {
                 .put("bootstrap", broker.bootstrapServers())
                 .put("dlq", deadLetterTopic)
                 .build();
-        List<String> run = new ArrayList<>(List.of("run",
-                "--bootstrap-servers", broker.bootstrapServers(),
-                "--input-topic", topic,
-                "--descriptor-topic", descriptorTopic,
-                "--dlq-topic", deadLetterTopic,
-                "--base", base.toString(),
-                "--parallelism", Integer.toString(settings.parallelism()),
-                "--checkpoint-interval", settings.checkpointInterval(),
-                "--bounded"));
-        for (String option : ingestOptions) {
-            run.add("-D");
-            run.add(option);
-        }
-        ContenderFigures blobIngest = contender(children, ContenderMain.INGEST, ingest, run);
+        List<String> run = runArguments(topic, base, settings.checkpointInterval(), ingestOptions);
+        run.addAll(List.of("--group-id", ingestGroupId(topic), "--bounded"));
+        ContenderFigures blobIngest = contender(children, ContenderMain.INGEST, ingest, run,
+                monitor(ingestGroupId(topic), topic, bytesBeforeOffset), steady);
 
         progress.printf("%s: read side (%d random Packed descriptors) ...%n", workload.label(), settings.readSample());
         ReadFigures read = ReadFigures.fromLine(children.run(ContenderMain.READ_SIDE, KeyValueLine.builder()
@@ -136,25 +171,128 @@ public final class BenchRunner {
                 .put("sample", settings.readSample())
                 .put("seed", settings.seed())
                 .build(), List.of()));
-        return new WorkloadOutcome(workload, records.count(), bytes, consume, filesink, blobIngest, read);
+        Optional<S3ReadFigures> s3Read = Optional.empty();
+        if (settings.s3().isPresent() && readsOverS3(workload)) {
+            S3Settings s3 = settings.s3().get();
+            progress.printf(Locale.ROOT, "%s: read side over S3 (%d ms per request, %s) ...%n", workload.label(),
+                    s3.delay().toMillis(), s3.bandwidth() > 0 ? String.format(Locale.ROOT, "%.0f MB/s", s3.bandwidth() / 1e6) : "no bandwidth cap");
+            s3Read = Optional.of(S3ReadFigures.fromLine(children.run(ContenderMain.READ_SIDE_S3, KeyValueLine.builder()
+                    .put("base", base.toUri())
+                    .put("sample", settings.readSample())
+                    .put("seed", settings.seed())
+                    .put("delay_ms", s3.delay().toMillis())
+                    .put("bandwidth", s3.bandwidth())
+                    .put("scratch", directory.resolve("s3-client-tmp"))
+                    .build(), List.of())));
+        }
+        List<FreshnessFigures> freshness = new ArrayList<>();
+        if (measuresFreshness(workload)) {
+            double steadyRate = steady.containsKey(ContenderMain.INGEST)
+                    ? steady.get(ContenderMain.INGEST).megabytesPerSecond() * 1e6 : bytes / (blobIngest.work().toNanos() / 1e9);
+            long rate = (long) (steadyRate * FRESHNESS_RATE_FRACTION);
+            for (Duration interval : settings.freshnessIntervals()) {
+                freshness.add(freshness(children, workload, ingestOptions, (SizedBlobWorkload) records, rate, interval));
+            }
+        }
+        return new WorkloadOutcome(workload, records.count(), bytes, consume, filesink, blobIngest, read, s3Read,
+                steady, freshness);
     }
 
-    private ContenderFigures contender(ChildJvm children, String name, KeyValueLine settings, List<String> arguments)
-            throws IOException, InterruptedException {
+    private FreshnessFigures freshness(ChildJvm children, BenchWorkload workload, List<String> ingestOptions,
+            SizedBlobWorkload sizes, long bytesPerSecond, Duration interval)
+            throws IOException, InterruptedException, ExecutionException {
+        String label = interval.toMillis() + "ms";
+        String topic = "bench-" + workload.label() + "-freshness-" + label;
+        String descriptorTopic = topic + "-descriptors";
+        String deadLetterTopic = topic + "-dead-letters";
+        broker.createTopic(topic, settings.parallelism());
+        broker.createTopic(descriptorTopic, 1);
+        broker.createTopic(deadLetterTopic, 1);
+        Duration measured = FRESHNESS_MIN_MEASURED.compareTo(interval.multipliedBy(FRESHNESS_MIN_INTERVALS)) > 0
+                ? FRESHNESS_MIN_MEASURED : interval.multipliedBy(FRESHNESS_MIN_INTERVALS);
+        // Enough records for the warm-up and the measured period twice over, and for a slow start's trickle.
+        double seconds = 2 * (measured.toMillis() + interval.toMillis() + 5_000) / 1e3;
+        long records = (long) (bytesPerSecond * seconds / sizes.averageSize()) + 1_000;
+        Path base = directory(workload).resolve("freshness-" + label);
+        List<String> run = runArguments(topic, base, interval.toMillis() + "ms", ingestOptions);
+        // Unbounded, as a user runs it: with retained checkpoints to restart from.
+        Path checkpoints = directory(workload).resolve("freshness-" + label + "-checkpoints");
+        run.addAll(List.of("--checkpoint-dir", checkpoints.toString()));
+        progress.printf(Locale.ROOT, "  freshness, checkpoint every %s, %.1f MB/s for %d s ...%n", TimeUtils.formatWithHighestUnit(interval),
+                bytesPerSecond / 1e6, measured.toSeconds());
+        FreshnessFigures figures = FreshnessFigures.fromLine(children.run(ContenderMain.FRESHNESS + "-" + label,
+                ContenderMain.FRESHNESS, KeyValueLine.builder()
+                        .put("bootstrap", broker.bootstrapServers())
+                        .put("topic", topic)
+                        .put("descriptors", descriptorTopic)
+                        .put("parallelism", settings.parallelism())
+                        .put("seed", settings.seed())
+                        .put("min_bytes", sizes.minBytes())
+                        .put("max_bytes", sizes.maxBytes())
+                        .put("records", Math.min(records, Integer.MAX_VALUE))
+                        .put("bytes_per_second", bytesPerSecond)
+                        .put("measured_ms", measured.toMillis())
+                        .put("interval_ms", interval.toMillis())
+                        .build(), run, Optional.empty()));
+        progress.printf(Locale.ROOT, "  freshness %s: p50 %d ms, p99 %d ms, max %d ms over %,d records%n", label,
+                figures.p50().toMillis(), figures.p99().toMillis(), figures.max().toMillis(), figures.records());
+        OwnedDirectory.discard(base);
+        OwnedDirectory.discard(checkpoints);
+        return figures;
+    }
+
+    /** blob-ingest's {@code run} command line on {@code topic}, its descriptor and dead-letter topics named after it. */
+    private List<String> runArguments(String topic, Path base, String checkpointInterval, List<String> ingestOptions) {
+        List<String> run = new ArrayList<>(List.of("run",
+                "--bootstrap-servers", broker.bootstrapServers(),
+                "--input-topic", topic,
+                "--descriptor-topic", topic + "-descriptors",
+                "--dlq-topic", topic + "-dead-letters",
+                "--base", base.toString(),
+                "--parallelism", Integer.toString(settings.parallelism()),
+                "--checkpoint-interval", checkpointInterval));
+        for (String option : ingestOptions) {
+            run.add("-D");
+            run.add(option);
+        }
+        return run;
+    }
+
+    private static String ingestGroupId(String topic) {
+        return "bench-ingest-" + topic;
+    }
+
+    private SteadyStateMonitor monitor(String groupId, String topic, long[][] bytesBeforeOffset) {
+        return new SteadyStateMonitor(broker.bootstrapServers(), groupId, topic, bytesBeforeOffset);
+    }
+
+    /** Runs a contender watched by {@code monitor}; its steady phase, if it had one, goes into {@code steady}. */
+    private ContenderFigures contender(ChildJvm children, String name, KeyValueLine settings, List<String> arguments,
+            SteadyStateMonitor monitor, Map<String, SteadyFigures> steady) throws IOException, InterruptedException {
         progress.printf("  %s ...%n", name);
-        ContenderFigures figures = ContenderFigures.fromLine(children.run(name, settings, arguments));
+        ContenderFigures figures = ContenderFigures.fromLine(children.run(name, name, settings, arguments, Optional.of(monitor)));
+        monitor.stop().ifPresent(phase -> steady.put(name, phase));
         progress.printf(Locale.ROOT, "  %s: %,d records in %.1f s%n", name, figures.records(), figures.work().toMillis() / 1000.0);
         return figures;
     }
 
-    /** @return the value bytes sent */
-    private long preload(TopicWorkload records, String topic) throws ExecutionException, InterruptedException {
-        AtomicLong bytes = new AtomicLong();
+    /**
+     * @return per partition, the value bytes of its records before each offset: record {@code i}
+     *     goes to partition {@code i % partitions}, and one producer keeps each partition's order
+     */
+    private long[][] preload(TopicWorkload records, String topic) throws ExecutionException, InterruptedException {
+        int partitions = settings.parallelism();
+        long[][] before = new long[partitions][];
+        for (int p = 0; p < partitions; p++) {
+            before[p] = new long[(records.count() - p + partitions - 1) / partitions + 1];
+        }
         new DemoProducer(broker.bootstrapServers()).produce(records.count(), index -> {
-            ProducerRecord<byte[], byte[]> record = records.record(topic, settings.parallelism(), index);
-            bytes.addAndGet(record.value() == null ? 0 : record.value().length);
+            ProducerRecord<byte[], byte[]> record = records.record(topic, partitions, index);
+            long[] partition = before[index % partitions];
+            int offset = index / partitions;
+            partition[offset + 1] = partition[offset] + (record.value() == null ? 0 : record.value().length);
             return record;
         }, topic, acknowledged -> {});
-        return bytes.get();
+        return before;
     }
 }

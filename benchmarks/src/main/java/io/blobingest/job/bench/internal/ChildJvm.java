@@ -50,8 +50,19 @@ public final class ChildJvm {
      */
     public KeyValueLine run(String contender, KeyValueLine settings, List<String> extraArguments)
             throws IOException, InterruptedException {
+        return run(contender, contender, settings, extraArguments, Optional.empty());
+    }
+
+    /**
+     * Runs {@code contender} to its end, watched by {@code monitor} while it runs, and returns the
+     * line it reported.
+     *
+     * @param name of its log and result files: the contender's, or more for a contender run more than once
+     */
+    KeyValueLine run(String name, String contender, KeyValueLine settings, List<String> extraArguments,
+            Optional<SteadyStateMonitor> monitor) throws IOException, InterruptedException {
         Files.createDirectories(directory);
-        Path result = directory.resolve(contender + ".result");
+        Path result = directory.resolve(name + ".result");
         Files.deleteIfExists(result);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -61,7 +72,7 @@ public final class ChildJvm {
             command.add("-D" + LaunchOptions.PLUGINS_DIR_PROPERTY + "=" + plugins);
         }
         if (profile) {
-            command.add("-D" + ChildProfiler.FILES_PROPERTY + "=" + directory.resolve(contender));
+            command.add("-D" + ChildProfiler.FILES_PROPERTY + "=" + directory.resolve(name));
             // Debug info at every instruction, not only at safepoints: inlined Java frames attributed right.
             command.add("-XX:+UnlockDiagnosticVMOptions");
             command.add("-XX:+DebugNonSafepoints");
@@ -75,19 +86,20 @@ public final class ChildJvm {
         command.addAll(extraArguments);
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(log(contender).toFile())
+                .redirectOutput(log(name).toFile())
                 .start();
+        monitor.ifPresent(watching -> watching.start(process.toHandle()));
         try {
             if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
-                throw new IOException(contender + " did not end within " + TIMEOUT_MINUTES + " min; log: "
-                        + log(contender));
+                throw new IOException(name + " did not end within " + TIMEOUT_MINUTES + " min; log: "
+                        + log(name));
             }
         } finally {
             process.destroyForcibly();
         }
         if (process.exitValue() != 0 || !Files.exists(result)) {
-            throw new IOException(contender + " failed (exit " + process.exitValue() + "); the end of "
-                    + log(contender) + ":\n" + tail(log(contender)));
+            throw new IOException(name + " failed (exit " + process.exitValue() + "); the end of "
+                    + log(name) + ":\n" + tail(log(name)));
         }
         return KeyValueLine.parse(Files.readString(result, StandardCharsets.UTF_8));
     }

@@ -20,7 +20,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * The ceiling: plain {@code KafkaConsumer}s, one per thread as many as the parallelism, reading the
  * topic {@code read_committed} from the beginning to the end it has when they start. Every value
- * byte goes through crc32c (as blob-ingest checksums every blob), so no byte is left unread.
+ * byte goes through crc32c (as blob-ingest checksums every blob), so no byte is left unread. Each
+ * commits its positions after every poll ({@link #groupId}), which is how the bench sees its
+ * progress.
  */
 final class ConsumeContender {
 
@@ -30,6 +32,11 @@ final class ConsumeContender {
     private final String bootstrapServers;
     private final String topic;
     private final int parallelism;
+
+    /** The consumer group its positions are committed under after every poll, for the bench to watch. */
+    static String groupId(String topic) {
+        return "bench-consume-" + topic;
+    }
 
     ConsumeContender(String bootstrapServers, String topic, int parallelism) {
         this.bootstrapServers = bootstrapServers;
@@ -99,6 +106,8 @@ final class ConsumeContender {
                         bytes += record.value().length;
                     }
                 }
+                // The steady window is read from committed offsets, as the Flink jobs' are.
+                consumer.commitAsync();
             }
         }
         return new PartitionsRead(records, bytes, crc.getValue());
@@ -119,6 +128,7 @@ final class ConsumeContender {
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId(topic));
         return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 

@@ -23,6 +23,8 @@ public final class ContenderMain {
     public static final String FILESINK = "filesink";
     public static final String INGEST = "blob-ingest";
     public static final String READ_SIDE = "read-side";
+    public static final String READ_SIDE_S3 = "read-side-s3";
+    public static final String FRESHNESS = "freshness";
 
     private ContenderMain() {}
 
@@ -43,6 +45,20 @@ public final class ContenderMain {
     }
 
     private static String run(String contender, KeyValueLine settings, List<String> runArguments) throws Exception {
+        if (contender.equals(READ_SIDE_S3)) {
+            return new S3ReadBench(URI.create(settings.get("base")), Math.toIntExact(settings.getLong("sample")),
+                    settings.getLong("seed"), Duration.ofMillis(settings.getLong("delay_ms")), settings.getLong("bandwidth"),
+                    Path.of(settings.get("scratch"))).run().toLine().toString();
+        }
+        if (contender.equals(FRESHNESS)) {
+            SizedBlobWorkload workload = new SizedBlobWorkload(settings.getLong("seed"),
+                    Math.toIntExact(settings.getLong("min_bytes")), Math.toIntExact(settings.getLong("max_bytes")),
+                    Math.toIntExact(settings.getLong("records")));
+            return new FreshnessContender(runArguments, settings.get("bootstrap"), settings.get("topic"),
+                    settings.get("descriptors"), Math.toIntExact(settings.getLong("parallelism")), workload,
+                    settings.getLong("bytes_per_second"), Duration.ofMillis(settings.getLong("measured_ms")),
+                    Duration.ofMillis(settings.getLong("interval_ms"))).run().toLine().toString();
+        }
         if (contender.equals(READ_SIDE)) {
             return new ReadSideBench(URI.create(settings.get("base")), Math.toIntExact(settings.getLong("sample")),
                     settings.getLong("seed")).run().toLine().toString();

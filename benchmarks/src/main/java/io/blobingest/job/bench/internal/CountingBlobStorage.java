@@ -1,6 +1,7 @@
 package io.blobingest.job.bench.internal;
 
 import io.blobingest.objectlayer.storage.BlobStorage;
+import io.blobingest.objectlayer.storage.ReadTuning;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.objectlayer.storage.ScatterTarget;
 import java.io.IOException;
@@ -52,6 +53,12 @@ final class CountingBlobStorage implements BlobStorage {
                 object.close();
             }
         };
+    }
+
+    /** The delegate's: counting changes nothing about how its objects should be read. */
+    @Override
+    public ReadTuning readTuning(URI location) {
+        return delegate.readTuning(location);
     }
 
     /** Reads so far, and starts counting from zero. */

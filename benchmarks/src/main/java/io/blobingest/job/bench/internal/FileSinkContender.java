@@ -43,6 +43,11 @@ final class FileSinkContender {
     private final Duration checkpointInterval;
     private final String output;
 
+    /** The consumer group its source commits offsets under when a checkpoint completes. */
+    static String groupId(String topic) {
+        return "bench-filesink-" + topic;
+    }
+
     FileSinkContender(String bootstrapServers, String topic, int parallelism, Duration checkpointInterval, String output) {
         this.bootstrapServers = bootstrapServers;
         this.topic = topic;
@@ -63,7 +68,7 @@ final class FileSinkContender {
         KafkaSource<byte[]> source = KafkaSource.<byte[]>builder()
                 .setBootstrapServers(bootstrapServers)
                 .setTopics(topic)
-                .setGroupId("bench-filesink-" + topic)
+                .setGroupId(groupId(topic))
                 .setStartingOffsets(OffsetsInitializer.earliest())
                 .setBounded(OffsetsInitializer.latest())
                 .setDeserializer(new ValueBytes())

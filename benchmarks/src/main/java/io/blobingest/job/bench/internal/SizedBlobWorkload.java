@@ -10,6 +10,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 public final class SizedBlobWorkload implements TopicWorkload {
 
+    private static final String KEY_PREFIX = "blob-";
+
     private final long seed;
     private final int minBytes;
     private final int maxBytes;
@@ -30,8 +32,21 @@ public final class SizedBlobWorkload implements TopicWorkload {
 
     /** As many records as make about {@code totalBytes} on average, at least one. */
     public static SizedBlobWorkload ofTotalBytes(long seed, int minBytes, int maxBytes, long totalBytes) {
-        double average = (minBytes + (double) maxBytes) / 2;
-        return new SizedBlobWorkload(seed, minBytes, maxBytes, (int) Math.max(1, Math.round(totalBytes / average)));
+        SizedBlobWorkload one = new SizedBlobWorkload(seed, minBytes, maxBytes, 1);
+        return new SizedBlobWorkload(seed, minBytes, maxBytes, (int) Math.max(1, Math.round(totalBytes / one.averageSize())));
+    }
+
+    public int minBytes() {
+        return minBytes;
+    }
+
+    public int maxBytes() {
+        return maxBytes;
+    }
+
+    /** The mean of the size distribution. */
+    public double averageSize() {
+        return (minBytes + (double) maxBytes) / 2;
     }
 
     @Override
@@ -49,10 +64,19 @@ public final class SizedBlobWorkload implements TopicWorkload {
         return bytes;
     }
 
+    /** The index of the record whose key is {@code key}. */
+    public static int index(byte[] key) {
+        String text = new String(key, StandardCharsets.UTF_8);
+        if (!text.startsWith(KEY_PREFIX)) {
+            throw new IllegalArgumentException("not a key of this workload: '" + text + "'");
+        }
+        return Integer.parseInt(text.substring(KEY_PREFIX.length()));
+    }
+
     @Override
     public ProducerRecord<byte[], byte[]> record(String topic, int partitions, int index) {
         return new ProducerRecord<>(topic, index % partitions,
-                ("blob-" + index).getBytes(StandardCharsets.UTF_8), value(index));
+                (KEY_PREFIX + index).getBytes(StandardCharsets.UTF_8), value(index));
     }
 
     /** Independent streams per record: 0 its size, 1 its bytes. */

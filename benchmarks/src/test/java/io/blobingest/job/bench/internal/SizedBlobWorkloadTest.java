@@ -1,7 +1,9 @@
 package io.blobingest.job.bench.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
@@ -47,5 +49,14 @@ class SizedBlobWorkloadTest {
         assertThat(record.partition()).isEqualTo(1);
         assertThat(record.value()).hasSize(first.size(3)).isEqualTo(again.value(3));
         assertThat(Arrays.equals(record.value(), other.value(3))).isFalse();
+    }
+
+    @Test
+    void aRecordsIndexIsReadBackFromItsKey() {
+        SizedBlobWorkload workload = new SizedBlobWorkload(7, 10, 20, 100);
+
+        assertThat(SizedBlobWorkload.index(workload.record("t", 2, 57).key())).isEqualTo(57);
+        assertThatThrownBy(() -> SizedBlobWorkload.index("other-3".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("other-3");
     }
 }

@@ -1,0 +1,100 @@
+package io.blobingest.job.bench.internal;
+
+import io.blobingest.job.bench.SteadyFigures;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Watches a contender's JVM from the bench's while it runs: every {@link #PERIOD} the input its
+ * consumer group has committed (offsets turned into value bytes with the sizes the bench
+ * preloaded) and the JVM's CPU time. The same rule for every contender, nothing measured inside
+ * it; {@link SteadyWindow} picks the steady phase out of the samples.
+ */
+final class SteadyStateMonitor {
+
+    static final Duration PERIOD = BenchRunner.STEADY_SAMPLE_PERIOD;
+    private static final long ADMIN_TIMEOUT_MS = 5_000;
+
+    private final String bootstrapServers;
+    private final String groupId;
+    private final String topic;
+    private final long[][] bytesBeforeOffset;
+    private final long totalBytes;
+    private final List<SteadyWindow.Sample> samples = new ArrayList<>();
+    private Thread thread;
+    private volatile boolean stopped;
+    private volatile Exception failure;
+
+    /**
+     * @param bytesBeforeOffset per partition, the value bytes of its records before each offset
+     *     (one more entry than records)
+     */
+    SteadyStateMonitor(String bootstrapServers, String groupId, String topic, long[][] bytesBeforeOffset) {
+        this.bootstrapServers = bootstrapServers;
+        this.groupId = groupId;
+        this.topic = topic;
+        this.bytesBeforeOffset = bytesBeforeOffset;
+        long total = 0;
+        for (long[] partition : bytesBeforeOffset) {
+            total += partition[partition.length - 1];
+        }
+        this.totalBytes = total;
+    }
+
+    void start(ProcessHandle process) {
+        thread = new Thread(() -> sample(process), "steady-state-monitor-" + groupId);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Stops sampling; the steady phase, or nothing if the run was too short to have one. */
+    Optional<SteadyFigures> stop() throws InterruptedException {
+        stopped = true;
+        thread.join();
+        if (failure != null) {
+            throw new IllegalStateException("watching consumer group " + groupId + " failed", failure);
+        }
+        return SteadyWindow.select(samples, totalBytes);
+    }
+
+    private void sample(ProcessHandle process) {
+        Properties config = new Properties();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (Admin admin = Admin.create(config)) {
+            while (!stopped && process.isAlive()) {
+                long committed = committedBytes(admin);
+                long cpu = process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+                samples.add(new SteadyWindow.Sample(System.nanoTime(), committed, cpu));
+                Thread.sleep(PERIOD.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            failure = e;
+        }
+    }
+
+    private long committedBytes(Admin admin) throws InterruptedException, ExecutionException, TimeoutException {
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(groupId)
+                .partitionsToOffsetAndMetadata().get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        long bytes = 0;
+        for (Map.Entry<TopicPartition, OffsetAndMetadata> entry : offsets.entrySet()) {
+            if (entry.getKey().topic().equals(topic) && entry.getValue() != null) {
+                long[] before = bytesBeforeOffset[entry.getKey().partition()];
+                bytes += before[(int) Math.min(entry.getValue().offset(), before.length - 1)];
+            }
+        }
+        return bytes;
+    }
+}
