@@ -37,8 +37,10 @@ public final class RetainedCheckpoints {
                     String name = checkpoint.getPath().getName();
                     Path metadata = new Path(checkpoint.getPath(), METADATA);
                     if (name.startsWith(CHECKPOINT_PREFIX) && fileSystem.exists(metadata)) {
-                        completed.add(new Completed(checkpoint.getPath(),
-                                fileSystem.getFileStatus(metadata).getModificationTime(), number(name)));
+                        completed.add(new Completed(
+                                checkpoint.getPath(),
+                                fileSystem.getFileStatus(metadata).getModificationTime(),
+                                number(name)));
                     }
                 }
             }

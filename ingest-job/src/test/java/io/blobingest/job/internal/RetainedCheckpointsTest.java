@@ -14,7 +14,8 @@ class RetainedCheckpointsTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void theNewestCompletedCheckpointWinsAcrossJobs() throws IOException {
