@@ -45,7 +45,8 @@ public class FooterParseBenchmark extends ShortRunDefaults {
         byte[] payload = new byte[ENTRY_SIZE];
         new SplittableRandom(42).nextBytes(payload);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        RawPackWriter writer = RawPackWriter.create(bytes, new RawPackMetadata("benchmark-set", 1, "blob-ingest-benchmarks"));
+        RawPackWriter writer =
+                RawPackWriter.create(bytes, new RawPackMetadata("benchmark-set", 1, "blob-ingest-benchmarks"));
         for (int i = 0; i < entryCount; i++) {
             writer.append(payload);
         }

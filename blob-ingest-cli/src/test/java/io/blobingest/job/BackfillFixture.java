@@ -53,8 +53,8 @@ final class BackfillFixture {
     /** The bytes each External case names: its file, or the range of it. */
     private final Map<String, byte[]> externalBytes;
 
-    private BackfillFixture(URI oldBase, String externalPrefix, List<DescriptorRow> oldRows,
-            Map<String, byte[]> externalBytes) {
+    private BackfillFixture(
+            URI oldBase, String externalPrefix, List<DescriptorRow> oldRows, Map<String, byte[]> externalBytes) {
         this.oldBase = oldBase;
         this.externalPrefix = externalPrefix;
         this.oldRows = oldRows;
@@ -66,15 +66,23 @@ final class BackfillFixture {
      * ({@code extraArgs} added, e.g. S3 options) and deletes the file the {@link #MISSING} case
      * references.
      */
-    static BackfillFixture make(KafkaBrokerExtension kafka, String name, URI oldBase, Path externalDirectory,
-            String... extraArgs) throws Exception {
+    static BackfillFixture make(
+            KafkaBrokerExtension kafka, String name, URI oldBase, Path externalDirectory, String... extraArgs)
+            throws Exception {
         Path external = Files.createDirectories(externalDirectory);
         String prefix = external.toUri().toString();
         List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>();
         for (int i = 0; i < CARRIED; i++) {
             int size = i == 5 ? 4 * KIB * KIB + 7 : i % 10 == 0 ? 70 * KIB + i : i * 7;
-            inputs.add(record(name, inputs.size(), ("bytes-" + i).getBytes(UTF_8), bytes("bytes-" + i, size),
-                    "case", "bytes-" + i, "camera", "cam-" + i % 3));
+            inputs.add(record(
+                    name,
+                    inputs.size(),
+                    ("bytes-" + i).getBytes(UTF_8),
+                    bytes("bytes-" + i, size),
+                    "case",
+                    "bytes-" + i,
+                    "camera",
+                    "cam-" + i % 3));
         }
         Map<String, byte[]> externalBytes = new LinkedHashMap<>();
         for (int j = 0; j < EXTERNAL; j++) {
@@ -82,30 +90,60 @@ final class BackfillFixture {
             int size = j == 7 ? 4 * KIB * KIB + 10 : j % 10 == 0 ? 80 * KIB + j : 50 + j * 30;
             byte[] file = bytes(name0, size);
             Files.write(external.resolve(name0 + ".bin"), file);
-            List<String> headers = new ArrayList<>(List.of("case", name0, "camera", "cam-" + j % 3,
-                    "blob.uri", prefix + name0 + ".bin", "blob.mode", "reference"));
+            List<String> headers = new ArrayList<>(List.of(
+                    "case",
+                    name0,
+                    "camera",
+                    "cam-" + j % 3,
+                    "blob.uri",
+                    prefix + name0 + ".bin",
+                    "blob.mode",
+                    "reference"));
             byte[] expected = file;
             if (j % 4 == 1) {
                 headers.addAll(List.of("blob.position", "3", "blob.size", Integer.toString(size - 5)));
                 expected = Arrays.copyOfRange(file, 3, size - 2);
             }
             externalBytes.put(name0, expected);
-            inputs.add(record(name, inputs.size(), j == 2 ? null : name0.getBytes(UTF_8), null,
-                    headers.toArray(String[]::new)));
+            inputs.add(record(
+                    name, inputs.size(), j == 2 ? null : name0.getBytes(UTF_8), null, headers.toArray(String[]::new)));
         }
         Files.write(external.resolve(MISSING + ".bin"), bytes(MISSING, 10));
-        inputs.add(record(name, inputs.size(), MISSING.getBytes(UTF_8), null, "case", MISSING,
-                "blob.uri", prefix + MISSING + ".bin", "blob.mode", "reference"));
+        inputs.add(record(
+                name,
+                inputs.size(),
+                MISSING.getBytes(UTF_8),
+                null,
+                "case",
+                MISSING,
+                "blob.uri",
+                prefix + MISSING + ".bin",
+                "blob.mode",
+                "reference"));
         kafka.createTopic(name, PARTITIONS);
         kafka.createTopic(name + "-descriptors", 1);
         kafka.createTopic(name + "-dead-letters", 1);
         kafka.send(inputs);
 
-        List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", kafka.bootstrapServers(),
-                "--input-topic", name, "--descriptor-topic", name + "-descriptors",
-                "--dlq-topic", name + "-dead-letters", "--base", oldBase.toString(),
-                "--parallelism", Integer.toString(PARTITIONS), "--checkpoint-interval", "1s", "--bounded",
-                "-D", "external.allowed-prefixes=" + prefix));
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--input-topic",
+                name,
+                "--descriptor-topic",
+                name + "-descriptors",
+                "--dlq-topic",
+                name + "-dead-letters",
+                "--base",
+                oldBase.toString(),
+                "--parallelism",
+                Integer.toString(PARTITIONS),
+                "--checkpoint-interval",
+                "1s",
+                "--bounded",
+                "-D",
+                "external.allowed-prefixes=" + prefix));
         args.addAll(List.of(extraArgs));
         RunResult run = IngestJobITCase.runCli(args.toArray(String[]::new));
         assertThat(run.exitCode()).as(run.output()).isZero();
@@ -113,8 +151,10 @@ final class BackfillFixture {
 
         List<DescriptorRow> oldRows = manifestRows(oldBase);
         assertThat(oldRows).as("rows of the old base").hasSize(inputs.size());
-        assertThat(oldRows).filteredOn(row -> row.blob().kind() == BlobKind.EXTERNAL)
-                .as("External references in the old base").hasSize(EXTERNAL + 1);
+        assertThat(oldRows)
+                .filteredOn(row -> row.blob().kind() == BlobKind.EXTERNAL)
+                .as("External references in the old base")
+                .hasSize(EXTERNAL + 1);
         return new BackfillFixture(oldBase, prefix, oldRows, externalBytes);
     }
 
@@ -141,18 +181,27 @@ final class BackfillFixture {
      * attributes and source; every other row exactly once and unchanged; new manifests holding the
      * re-entered rows only; the reference to a deleted file dead-lettered as {@code not-found}.
      */
-    void assertBackfilled(KafkaBrokerExtension kafka, String descriptorTopic, String deadLetterTopic, URI newBase,
-            BlobStorage storage) throws IOException {
+    void assertBackfilled(
+            KafkaBrokerExtension kafka,
+            String descriptorTopic,
+            String deadLetterTopic,
+            URI newBase,
+            BlobStorage storage)
+            throws IOException {
         List<DescriptorRow> descriptors = kafka.drainCommitted(descriptorTopic).stream()
                 .map(DescriptorRecords::parse)
                 .toList();
-        Map<String, List<DescriptorRow>> byCase = descriptors.stream()
-                .collect(Collectors.groupingBy(BackfillFixture::caseOf));
-        Map<String, DescriptorRow> oldByCase = oldRows.stream()
-                .collect(Collectors.toMap(BackfillFixture::caseOf, Function.identity()));
-        assertThat(byCase.keySet()).as("cases on the descriptor topic")
-                .containsExactlyInAnyOrderElementsOf(oldByCase.keySet().stream().filter(c -> !c.equals(MISSING)).toList());
-        byCase.forEach((name, rows) -> assertThat(rows).as("descriptors of %s", name).hasSize(1));
+        Map<String, List<DescriptorRow>> byCase =
+                descriptors.stream().collect(Collectors.groupingBy(BackfillFixture::caseOf));
+        Map<String, DescriptorRow> oldByCase =
+                oldRows.stream().collect(Collectors.toMap(BackfillFixture::caseOf, Function.identity()));
+        assertThat(byCase.keySet())
+                .as("cases on the descriptor topic")
+                .containsExactlyInAnyOrderElementsOf(oldByCase.keySet().stream()
+                        .filter(c -> !c.equals(MISSING))
+                        .toList());
+        byCase.forEach(
+                (name, rows) -> assertThat(rows).as("descriptors of %s", name).hasSize(1));
 
         try (ObjectLayer objectLayer = ObjectLayer.builder(storage).build()) {
             for (DescriptorRow old : oldRows) {
@@ -166,18 +215,26 @@ final class BackfillFixture {
                     continue;
                 }
                 byte[] expected = externalBytes.get(name);
-                assertThat(now.blob().kind()).as("kind of %s", name).isEqualTo(PipelineOutput.expectedKind(expected.length));
+                assertThat(now.blob().kind())
+                        .as("kind of %s", name)
+                        .isEqualTo(PipelineOutput.expectedKind(expected.length));
                 assertThat(now.source()).as("source of %s", name).isEqualTo(old.source());
                 assertThat(now.key()).as("key of %s", name).isEqualTo(old.key());
                 assertThat(attributes(now)).as("attributes of %s", name).isEqualTo(attributes(old));
                 assertThat(now.crc32c()).as("crc32c of %s", name).isEqualTo(crc32c(expected));
-                byte[] read = objectLayer.readAll(List.of(BlobRequest.forRow(now, newBase, BlobFeatures.ALL))).get(0);
-                assertThat(read).as("bytes of %s read back from %s", name, newBase).isEqualTo(expected);
+                byte[] read = objectLayer
+                        .readAll(List.of(BlobRequest.forRow(now, newBase, BlobFeatures.ALL)))
+                        .get(0);
+                assertThat(read)
+                        .as("bytes of %s read back from %s", name, newBase)
+                        .isEqualTo(expected);
             }
         }
 
-        List<String> newManifestCases = manifestRows(newBase).stream().map(BackfillFixture::caseOf).toList();
-        assertThat(newManifestCases).as("rows of the new manifests: the re-entered ones, once each")
+        List<String> newManifestCases =
+                manifestRows(newBase).stream().map(BackfillFixture::caseOf).toList();
+        assertThat(newManifestCases)
+                .as("rows of the new manifests: the re-entered ones, once each")
                 .containsExactlyInAnyOrderElementsOf(externalBytes.keySet());
 
         List<ConsumerRecord<byte[], byte[]>> deadLetters = kafka.drainCommitted(deadLetterTopic);
@@ -193,18 +250,30 @@ final class BackfillFixture {
     }
 
     static String caseOf(DescriptorRow row) {
-        return row.attributes().stream().filter(a -> a.name().equals("case")).map(a -> new String(a.value(), UTF_8))
-                .findFirst().orElseThrow(() -> new AssertionError("no case attribute in " + row.attributes()));
+        return row.attributes().stream()
+                .filter(a -> a.name().equals("case"))
+                .map(a -> new String(a.value(), UTF_8))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no case attribute in " + row.attributes()));
     }
 
     /** Every field of a row as text, for equality of rows that hold byte arrays. */
     static String canonical(DescriptorRow row) {
-        return String.join("|", row.source(), row.blob().toString(), String.valueOf(row.blobSet()),
-                String.valueOf(row.crc32c()), hex(row.key()), hex(row.inlineData()), attributes(row));
+        return String.join(
+                "|",
+                row.source(),
+                row.blob().toString(),
+                String.valueOf(row.blobSet()),
+                String.valueOf(row.crc32c()),
+                hex(row.key()),
+                hex(row.inlineData()),
+                attributes(row));
     }
 
     private static String attributes(DescriptorRow row) {
-        return row.attributes().stream().map(a -> a.name() + "=" + hex(a.value())).collect(Collectors.joining(","));
+        return row.attributes().stream()
+                .map(a -> a.name() + "=" + hex(a.value()))
+                .collect(Collectors.joining(","));
     }
 
     private static String hex(byte[] bytes) {
@@ -216,8 +285,8 @@ final class BackfillFixture {
         return header == null ? null : new String(header.value(), UTF_8);
     }
 
-    private static ProducerRecord<byte[], byte[]> record(String topic, int index, byte[] key, byte[] value,
-            String... headerPairs) {
+    private static ProducerRecord<byte[], byte[]> record(
+            String topic, int index, byte[] key, byte[] value, String... headerPairs) {
         List<Header> headers = new ArrayList<>();
         for (int i = 0; i < headerPairs.length; i += 2) {
             headers.add(new RecordHeader(headerPairs[i], headerPairs[i + 1].getBytes(UTF_8)));

@@ -59,17 +59,18 @@ class BackfillITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(PARTITIONS)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .build());
 
-    @TempDir static Path shared;
+    @TempDir
+    static Path shared;
 
     private static BackfillFixture fixture;
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @BeforeAll
     static void makeOldBase() throws Exception {
@@ -84,9 +85,12 @@ class BackfillITCase {
         RunResult run = backfill("cli", base, "--from", fixture.manifests().toString());
 
         assertThat(run.exitCode()).as(run.output()).isZero();
-        long external = fixture.oldRows.stream().filter(row -> row.blob().kind() == BlobKind.EXTERNAL).count();
-        assertThat(run.output()).contains("backfill summary: " + external + " re-entered, "
-                + (fixture.oldRows.size() - external) + " passed through");
+        long external = fixture.oldRows.stream()
+                .filter(row -> row.blob().kind() == BlobKind.EXTERNAL)
+                .count();
+        assertThat(run.output())
+                .contains("backfill summary: " + external + " re-entered, " + (fixture.oldRows.size() - external)
+                        + " passed through");
         assertThat(run.output()).contains("dead letters 1: not-found 1");
         fixture.assertBackfilled(KAFKA, "cli-descriptors", "cli-dead-letters", base.toUri(), new LocalBlobStorage());
         assertPacksVerify(base);
@@ -107,10 +111,14 @@ class BackfillITCase {
         BackfillJob.build(env, config, new org.apache.flink.core.fs.Path(fixture.manifests()), new FailOnce(runId));
         env.execute("backfill failover");
 
-        assertThat(Failures.fired(runId, Failures.Point.MID_PACK_WRITE)).as("the injected failure struck").isTrue();
-        assertThat(FailOncePassThrough.restoredSubtasks(runId)).as("subtasks restored from a checkpoint").isPositive();
-        fixture.assertBackfilled(KAFKA, "failover-descriptors", "failover-dead-letters", base.toUri(),
-                new LocalBlobStorage());
+        assertThat(Failures.fired(runId, Failures.Point.MID_PACK_WRITE))
+                .as("the injected failure struck")
+                .isTrue();
+        assertThat(FailOncePassThrough.restoredSubtasks(runId))
+                .as("subtasks restored from a checkpoint")
+                .isPositive();
+        fixture.assertBackfilled(
+                KAFKA, "failover-descriptors", "failover-dead-letters", base.toUri(), new LocalBlobStorage());
         assertPacksVerify(base);
         StoredBlobs stored = new StoredBlobs(base);
         stored.assertOnlyCommittedFilesAreVisible(stored.committedManifests());
@@ -124,22 +132,32 @@ class BackfillITCase {
         Path checkpoints = dir.resolve("checkpoints");
         Configuration config = jobConfiguration("resume", base);
         config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
-        config.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        config.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+        config.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         Failures.arm(runId, Failures.Point.MID_PACK_WRITE);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         BackfillJob.build(env, config, new org.apache.flink.core.fs.Path(fixture.manifests()), new FailOnce(runId));
 
         assertThatThrownBy(() -> env.execute("backfill that dies")).hasStackTraceContaining("injected test failure");
-        assertThat(RetainedCheckpoints.latest(checkpoints.toUri())).as("a retained checkpoint").isPresent();
+        assertThat(RetainedCheckpoints.latest(checkpoints.toUri()))
+                .as("a retained checkpoint")
+                .isPresent();
 
-        RunResult resumed = backfill("resume", base, "--from", fixture.manifests().toString(),
-                "--checkpoint-dir", checkpoints.toString(), "--resume");
+        RunResult resumed = backfill(
+                "resume",
+                base,
+                "--from",
+                fixture.manifests().toString(),
+                "--checkpoint-dir",
+                checkpoints.toString(),
+                "--resume");
 
         assertThat(resumed.exitCode()).as(resumed.output()).isZero();
-        fixture.assertBackfilled(KAFKA, "resume-descriptors", "resume-dead-letters", base.toUri(),
-                new LocalBlobStorage());
+        fixture.assertBackfilled(
+                KAFKA, "resume-descriptors", "resume-dead-letters", base.toUri(), new LocalBlobStorage());
         assertPacksVerify(base);
     }
 
@@ -147,31 +165,49 @@ class BackfillITCase {
     void theTopicFormIngestsReferenceModeRecords() throws Exception {
         createTopics("topic");
         KAFKA.createTopic("topic-refs", PARTITIONS);
-        Path file = Files.write(dir.resolve("clip.bin"), "a clip of a robot arm".repeat(10_000).getBytes(UTF_8));
+        Path file = Files.write(
+                dir.resolve("clip.bin"), "a clip of a robot arm".repeat(10_000).getBytes(UTF_8));
         byte[] carried = "carried bytes".getBytes(UTF_8);
         KAFKA.send(List.of(
-                new ProducerRecord<>("topic-refs", 0, "clip".getBytes(UTF_8), null, List.of(
-                        new RecordHeader("blob.uri", file.toUri().toString().getBytes(UTF_8)),
-                        new RecordHeader("blob.mode", "reference".getBytes(UTF_8)),
-                        new RecordHeader("camera", "wrist".getBytes(UTF_8)))),
+                new ProducerRecord<>(
+                        "topic-refs",
+                        0,
+                        "clip".getBytes(UTF_8),
+                        null,
+                        List.of(
+                                new RecordHeader(
+                                        "blob.uri", file.toUri().toString().getBytes(UTF_8)),
+                                new RecordHeader("blob.mode", "reference".getBytes(UTF_8)),
+                                new RecordHeader("camera", "wrist".getBytes(UTF_8)))),
                 new ProducerRecord<>("topic-refs", 1, "carried".getBytes(UTF_8), carried, List.of())));
         Path base = dir.resolve("new-base");
 
-        RunResult run = backfill("topic", base, "--input-topic", "topic-refs", "--bounded",
-                "-D", "external.allowed-prefixes=" + dir.toUri());
+        RunResult run = backfill(
+                "topic",
+                base,
+                "--input-topic",
+                "topic-refs",
+                "--bounded",
+                "-D",
+                "external.allowed-prefixes=" + dir.toUri());
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         List<DescriptorRow> descriptors = KAFKA.drainCommitted("topic-descriptors").stream()
-                .map(DescriptorRecords::parse).toList();
+                .map(DescriptorRecords::parse)
+                .toList();
         assertThat(descriptors).hasSize(2);
-        DescriptorRow clip = descriptors.stream().filter(r -> new String(r.key(), UTF_8).equals("clip")).findFirst()
+        DescriptorRow clip = descriptors.stream()
+                .filter(r -> new String(r.key(), UTF_8).equals("clip"))
+                .findFirst()
                 .orElseThrow();
         assertThat(clip.blob().kind()).as("the reference, ingested").isEqualTo(BlobKind.PACKED);
         assertThat(clip.source()).isEqualTo("topic-refs/0/0");
         assertThat(clip.attributes()).extracting(DescriptorRow.Attribute::name).containsExactly("camera");
-        try (ObjectLayer objectLayer = ObjectLayer.builder(new LocalBlobStorage()).build()) {
+        try (ObjectLayer objectLayer =
+                ObjectLayer.builder(new LocalBlobStorage()).build()) {
             List<byte[]> read = objectLayer.readAll(descriptors.stream()
-                    .map(row -> BlobRequest.forRow(row, base.toUri(), BlobFeatures.ALL)).toList());
+                    .map(row -> BlobRequest.forRow(row, base.toUri(), BlobFeatures.ALL))
+                    .toList());
             assertThat(read).containsExactlyInAnyOrder(Files.readAllBytes(file), carried);
         }
         assertThat(KAFKA.drainCommitted("topic-dead-letters")).isEmpty();
@@ -179,10 +215,11 @@ class BackfillITCase {
 
     @Test
     void refusesBothFormsAtOnceAndNeither() {
-        RunResult both = backfill("usage", dir.resolve("b"), "--from", fixture.manifests().toString(),
-                "--input-topic", "t");
+        RunResult both = backfill(
+                "usage", dir.resolve("b"), "--from", fixture.manifests().toString(), "--input-topic", "t");
         RunResult neither = backfill("usage", dir.resolve("b"));
-        RunResult missing = backfill("usage", dir.resolve("b"), "--from", dir.resolve("nothing").toString());
+        RunResult missing = backfill(
+                "usage", dir.resolve("b"), "--from", dir.resolve("nothing").toString());
 
         assertThat(both.exitCode()).isEqualTo(2);
         assertThat(both.output()).contains("exactly one of --from and --input-topic");
@@ -198,18 +235,32 @@ class BackfillITCase {
         Path manifests = Files.createDirectories(dir.resolve("manifests"));
         Files.write(manifests.resolve("broken.arrow"), "not an arrow file".getBytes(UTF_8));
 
-        RunResult run = backfill("corrupt", dir.resolve("new-base"), "--from", manifests.toString(),
-                "-D", "restart-strategy.type=none");
+        RunResult run = backfill(
+                "corrupt", dir.resolve("new-base"), "--from", manifests.toString(), "-D", "restart-strategy.type=none");
 
         assertThat(run.exitCode()).as(run.output()).isEqualTo(1);
-        assertThat(run.output()).contains(manifests.resolve("broken.arrow").toString()).contains("not an Arrow IPC file");
+        assertThat(run.output())
+                .contains(manifests.resolve("broken.arrow").toString())
+                .contains("not an Arrow IPC file");
     }
 
     private static RunResult backfill(String name, Path base, String... options) {
-        List<String> args = new ArrayList<>(List.of("backfill", "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--descriptor-topic", name + "-descriptors", "--dlq-topic", name + "-dead-letters",
-                "--base", base.toString(), "--parallelism", Integer.toString(PARTITIONS),
-                "--checkpoint-interval", "1s", "-D", "external.allowed-prefixes=" + fixture.externalPrefix));
+        List<String> args = new ArrayList<>(List.of(
+                "backfill",
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--descriptor-topic",
+                name + "-descriptors",
+                "--dlq-topic",
+                name + "-dead-letters",
+                "--base",
+                base.toString(),
+                "--parallelism",
+                Integer.toString(PARTITIONS),
+                "--checkpoint-interval",
+                "1s",
+                "-D",
+                "external.allowed-prefixes=" + fixture.externalPrefix));
         args.addAll(List.of(options));
         return IngestJobITCase.runCli(args.toArray(String[]::new));
     }

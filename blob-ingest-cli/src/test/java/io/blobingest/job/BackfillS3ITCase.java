@@ -30,31 +30,44 @@ class BackfillS3ITCase {
     static final S3ServerExtension S3 = new S3ServerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(BackfillFixture.PARTITIONS)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(BackfillFixture.PARTITIONS)
+            .build());
 
     @Test
     void backfillsManifestsOnS3IntoABaseOnS3(@TempDir Path dir) throws Exception {
-        BackfillFixture fixture = BackfillFixture.make(KAFKA, "s3-old", S3.uri("old-base"), dir.resolve("external"),
-                S3CliOptions.withS3Options(S3));
+        BackfillFixture fixture = BackfillFixture.make(
+                KAFKA, "s3-old", S3.uri("old-base"), dir.resolve("external"), S3CliOptions.withS3Options(S3));
         URI base = S3.uri("new-base");
         KAFKA.createTopic("s3-descriptors", 1);
         KAFKA.createTopic("s3-dead-letters", 1);
 
-        List<String> args = new ArrayList<>(List.of("backfill", "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--from", fixture.manifests().toString(), "--descriptor-topic", "s3-descriptors",
-                "--dlq-topic", "s3-dead-letters", "--base", base.toString(),
-                "--parallelism", Integer.toString(BackfillFixture.PARTITIONS), "--checkpoint-interval", "1s",
-                "-D", "external.allowed-prefixes=" + fixture.externalPrefix));
+        List<String> args = new ArrayList<>(List.of(
+                "backfill",
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--from",
+                fixture.manifests().toString(),
+                "--descriptor-topic",
+                "s3-descriptors",
+                "--dlq-topic",
+                "s3-dead-letters",
+                "--base",
+                base.toString(),
+                "--parallelism",
+                Integer.toString(BackfillFixture.PARTITIONS),
+                "--checkpoint-interval",
+                "1s",
+                "-D",
+                "external.allowed-prefixes=" + fixture.externalPrefix));
         RunResult run = IngestJobITCase.runCli(S3CliOptions.withS3Options(S3, args.toArray(String[]::new)));
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(fixture.manifests().getScheme()).isEqualTo("s3");
         fixture.assertBackfilled(KAFKA, "s3-descriptors", "s3-dead-letters", base, new FlinkFileSystemStorage());
-        assertThat(S3.inProgressMultipartUploads()).as("uploads left in progress")
+        assertThat(S3.inProgressMultipartUploads())
+                .as("uploads left in progress")
                 .noneMatch(upload -> upload.key().startsWith("new-base/"));
     }
 }

@@ -29,7 +29,8 @@ class BoundedRunCheckpointsITCase {
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aBoundedLocalRunReturnsWithNoRetainedCheckpointLeft() throws Exception {
@@ -38,17 +39,18 @@ class BoundedRunCheckpointsITCase {
         KAFKA.createTopic("dead-letters", 1);
         Path checkpoints = dir.resolve("checkpoints");
         WORKLOAD.send(KAFKA, "blobs", PARTITIONS, 0, WORKLOAD.count());
-        List<String> run = new ArrayList<>(ChildProcess.runCommand(KAFKA, "bounded-checkpoints", dir.resolve("base"),
-                PARTITIONS, "1s", checkpoints));
+        List<String> run = new ArrayList<>(ChildProcess.runCommand(
+                KAFKA, "bounded-checkpoints", dir.resolve("base"), PARTITIONS, "1s", checkpoints));
         run.add("--bounded");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
 
-        int exitCode = BlobIngestCli.execute(run.toArray(String[]::new), new PrintWriter(out, true),
-                new PrintWriter(err, true));
+        int exitCode = BlobIngestCli.execute(
+                run.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
 
         assertThat(exitCode).as("exit code; output:%n%s%n%s", out, err).isZero();
         assertThat(RetainedCheckpoints.latest(checkpoints.toUri()))
-                .as("checkpoints left when the bounded run returned").isEmpty();
+                .as("checkpoints left when the bounded run returned")
+                .isEmpty();
     }
 }

@@ -1,8 +1,8 @@
 package io.blobingest.job;
 
 import io.blobingest.job.ChaosSchedule.Fault;
-import io.blobingest.placement.Placement;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.placement.Placement;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,6 +45,7 @@ final class ChaosPassThrough extends RichMapFunction<PlacedBlob, PlacedBlob>
 
     /** The file that fills the small disk, or null when the run has none. */
     private final String ballast;
+
     private Fault seenArmed;
     private long passedSinceArmed;
     private long packedSinceSnapshot;
@@ -73,9 +74,14 @@ final class ChaosPassThrough extends RichMapFunction<PlacedBlob, PlacedBlob>
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         switch (fault) {
             case TASK_EXCEPTION_MID_PACK -> {
-                if (ready && packedSinceSnapshot > 0 && ChaosSchedule.strike(fault, String.format(
-                        "subtask %d threw before %s, its open blob set holding %d Packed blobs since checkpoint %d",
-                        subtask, blob.record().source(), packedSinceSnapshot, snapshotted))) {
+                if (ready
+                        && packedSinceSnapshot > 0
+                        && ChaosSchedule.strike(
+                                fault,
+                                String.format(
+                                        "subtask %d threw before %s, its open blob set holding %d Packed blobs since"
+                                                + " checkpoint %d",
+                                        subtask, blob.record().source(), packedSinceSnapshot, snapshotted))) {
                     throw injected(fault);
                 }
             }
@@ -85,18 +91,26 @@ final class ChaosPassThrough extends RichMapFunction<PlacedBlob, PlacedBlob>
                 }
             }
             case BROKER_RESTART -> {
-                if (ready && ChaosSchedule.strike(fault, "due when subtask " + subtask + " passed "
-                        + blob.record().source())) {
+                if (ready
+                        && ChaosSchedule.strike(
+                                fault,
+                                "due when subtask " + subtask + " passed "
+                                        + blob.record().source())) {
                     ChaosSchedule.brokerRestartDue();
                 }
             }
             case DISK_FULL -> {
-                if (ready && packedSinceSnapshot > 0 && ballast != null && ChaosSchedule.strike(fault,
-                        "subtask " + subtask + " filled the disk before " + blob.record().source())) {
+                if (ready
+                        && packedSinceSnapshot > 0
+                        && ballast != null
+                        && ChaosSchedule.strike(
+                                fault,
+                                "subtask " + subtask + " filled the disk before "
+                                        + blob.record().source())) {
                     ChaosSchedule.addEvidence(fault, SmallDisk.fill(Path.of(ballast)) + " bytes of ballast");
                 }
             }
-            default -> { }
+            default -> {}
         }
         if (ChaosSchedule.armed() == fault) {
             Thread.sleep(HOLD_BACK_MILLIS);
@@ -118,9 +132,12 @@ final class ChaosPassThrough extends RichMapFunction<PlacedBlob, PlacedBlob>
             }
             Thread.sleep(20);
         }
-        if (ChaosSchedule.strike(fault, String.format("subtask 0 failed after checkpoint %d completed, before its"
-                + " notification (last notified: %d), with %d Packed blobs in its open blob set",
-                checkpoint, notified, packedSinceSnapshot))) {
+        if (ChaosSchedule.strike(
+                fault,
+                String.format(
+                        "subtask 0 failed after checkpoint %d completed, before its"
+                                + " notification (last notified: %d), with %d Packed blobs in its open blob set",
+                        checkpoint, notified, packedSinceSnapshot))) {
             throw injected(fault);
         }
     }

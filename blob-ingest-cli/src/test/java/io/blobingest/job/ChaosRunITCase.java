@@ -86,11 +86,15 @@ class ChaosRunITCase {
 
     private static final int PARTITIONS = 2;
     private static final int CHUNK = 3_000;
-    private static final List<Fault> PHASE_A = List.of(Fault.TASK_EXCEPTION_MID_PACK,
-            Fault.FAILURE_BETWEEN_CHECKPOINT_COMPLETION_AND_NOTIFICATION, Fault.BROKER_RESTART,
-            Fault.S3_RESTART_DURING_COMMIT, Fault.DISK_FULL);
+    private static final List<Fault> PHASE_A = List.of(
+            Fault.TASK_EXCEPTION_MID_PACK,
+            Fault.FAILURE_BETWEEN_CHECKPOINT_COMPLETION_AND_NOTIFICATION,
+            Fault.BROKER_RESTART,
+            Fault.S3_RESTART_DURING_COMMIT,
+            Fault.DISK_FULL);
     /** Phase A's chunks, then phase B's: one before the kill, one after it. */
     private static final int INPUTS = (PHASE_A.size() + 2) * CHUNK;
+
     private static final String RUN_ID = "chaos";
     private static final String INPUT_TOPIC = "chaos-blobs";
     private static final String DESCRIPTOR_TOPIC = "chaos-descriptors";
@@ -105,19 +109,18 @@ class ChaosRunITCase {
     static final S3ServerExtension S3 = new S3ServerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(PARTITIONS)
-                    .setConfiguration(exceptionHistory())
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .setConfiguration(exceptionHistory())
+            .build());
 
     /** One line of the report per fault: what it did and what the job did about it. */
     private record Struck(Fault fault, String evidence, int jobFailures, int restoredSubtasks, double seconds) {}
 
     @Test
-    void everyInputExactlyOnceAndByteExactThroughSixFaults(@InjectMiniCluster MiniCluster miniCluster, @TempDir Path dir)
-            throws Exception {
+    void everyInputExactlyOnceAndByteExactThroughSixFaults(
+            @InjectMiniCluster MiniCluster miniCluster, @TempDir Path dir) throws Exception {
         long start = System.nanoTime();
         Optional<SmallDisk> disk = SmallDisk.mount(dir.resolve("s3-buffers"), 64);
         assumeTrue(disk.isPresent(), "the disk-full fault needs a tmpfs of its own, which only root can mount");
@@ -129,7 +132,8 @@ class ChaosRunITCase {
         Path checkpoints = dir.resolve("checkpoints");
         List<Struck> report = new ArrayList<>();
         try (SmallDisk buffers = disk.get();
-                CommittedOutputs outputs = new CommittedOutputs(KAFKA.bootstrapServers(), DESCRIPTOR_TOPIC, DEAD_LETTER_TOPIC)) {
+                CommittedOutputs outputs =
+                        new CommittedOutputs(KAFKA.bootstrapServers(), DESCRIPTOR_TOPIC, DEAD_LETTER_TOPIC)) {
             Configuration fileSystems = S3.flinkConfiguration();
             fileSystems.set(CoreOptions.TMP_DIRS, buffers.directory().toString());
             // Few, short S3A retries: a commit against the stopped server fails within seconds.
@@ -156,17 +160,24 @@ class ChaosRunITCase {
                 if (fault == Fault.BROKER_RESTART) {
                     ChaosSchedule.awaitBrokerRestartDue(STEP_TIMEOUT);
                     int before = outputs.count();
-                    assertThat(before).as("inputs with committed outputs when the broker restart was due")
+                    assertThat(before)
+                            .as("inputs with committed outputs when the broker restart was due")
                             .isLessThan(produced);
                     KAFKA.restartBroker();
-                    ChaosSchedule.addEvidence(fault, "restarted on " + KAFKA.bootstrapServers() + " with " + before
-                            + " of " + produced + " inputs' outputs committed");
+                    ChaosSchedule.addEvidence(
+                            fault,
+                            "restarted on " + KAFKA.bootstrapServers() + " with " + before + " of " + produced
+                                    + " inputs' outputs committed");
                 }
                 Await.until(() -> ChaosSchedule.struck(fault), fault + " striking", STEP_TIMEOUT);
                 outputs.awaitAll(produced, STEP_TIMEOUT);
                 List<String> failures = jobFailures(miniCluster, phaseA.getJobID());
-                Struck struck = new Struck(fault, ChaosSchedule.evidence(fault), failures.size() - failuresBefore,
-                        ChaosSchedule.restoredSubtasks() - restoredBefore, seconds(faultStart));
+                Struck struck = new Struck(
+                        fault,
+                        ChaosSchedule.evidence(fault),
+                        failures.size() - failuresBefore,
+                        ChaosSchedule.restoredSubtasks() - restoredBefore,
+                        seconds(faultStart));
                 report.add(struck);
                 assertStruck(struck, failures.subList(failuresBefore, failures.size()));
             }
@@ -186,7 +197,8 @@ class ChaosRunITCase {
      * restores its last checkpoint and reads to the end.
      */
     private Struck processKillAndResume(
-            ChaosWorkload workload, CommittedOutputs outputs, Path checkpoints, Path dir, int produced) throws Exception {
+            ChaosWorkload workload, CommittedOutputs outputs, Path checkpoints, Path dir, int produced)
+            throws Exception {
         long faultStart = System.nanoTime();
         List<String> run = runArguments(workload, checkpoints);
         List<String> resumeBounded = new ArrayList<>(run);
@@ -196,7 +208,8 @@ class ChaosRunITCase {
         try {
             int half = CHUNK / 2;
             workload.send(KAFKA, INPUT_TOPIC, PARTITIONS, produced, produced + half);
-            URI restoredByFirst = RetainedCheckpoints.latest(checkpoints.toUri()).orElseThrow();
+            URI restoredByFirst =
+                    RetainedCheckpoints.latest(checkpoints.toUri()).orElseThrow();
             first = ChildProcess.start(run, dir.resolve("resumed.log"));
             outputs.awaitMoreThan(produced, STEP_TIMEOUT);
             workload.send(KAFKA, INPUT_TOPIC, PARTITIONS, produced + half, produced + CHUNK);
@@ -205,20 +218,37 @@ class ChaosRunITCase {
             int atKill = outputs.count();
             // The inputs sent last were acknowledged just before the kill: the checkpoint that would
             // commit their descriptors cannot have completed.
-            assertThat(atKill).as("inputs with committed outputs when the process was killed").isLessThan(produced);
+            assertThat(atKill)
+                    .as("inputs with committed outputs when the process was killed")
+                    .isLessThan(produced);
             workload.send(KAFKA, INPUT_TOPIC, PARTITIONS, produced, produced + CHUNK);
             produced += CHUNK;
-            URI restoredBySecond = RetainedCheckpoints.latest(checkpoints.toUri()).orElseThrow();
-            assertThat(restoredBySecond).as("the checkpoint the resumed bounded run restores")
+            URI restoredBySecond =
+                    RetainedCheckpoints.latest(checkpoints.toUri()).orElseThrow();
+            assertThat(restoredBySecond)
+                    .as("the checkpoint the resumed bounded run restores")
                     .isNotEqualTo(restoredByFirst);
             second = ChildProcess.start(resumeBounded, dir.resolve("resumed-bounded.log"));
-            assertThat(second.awaitExit(STEP_TIMEOUT)).as("exit code of the resumed bounded run").isZero();
+            assertThat(second.awaitExit(STEP_TIMEOUT))
+                    .as("exit code of the resumed bounded run")
+                    .isZero();
             assertThat(second.output()).contains("blob-ingest: job ");
             outputs.awaitAll(produced, STEP_TIMEOUT);
-            return new Struck(Fault.PROCESS_KILL, String.format("run --resume restored phase A's %s; SIGKILL of its JVM"
-                    + " (exit %d) with %d of %d inputs' outputs committed; run --resume --bounded restored the killed"
-                    + " run's %s", checkpoints.toUri().relativize(restoredByFirst), first.process().exitValue(), atKill,
-                    produced - CHUNK, checkpoints.toUri().relativize(restoredBySecond)), 1, -1, seconds(faultStart));
+            return new Struck(
+                    Fault.PROCESS_KILL,
+                    String.format(
+                            "run --resume restored phase A's %s; SIGKILL of its JVM"
+                                    + " (exit %d) with %d of %d inputs' outputs committed; run --resume --bounded"
+                                    + " restored the killed"
+                                    + " run's %s",
+                            checkpoints.toUri().relativize(restoredByFirst),
+                            first.process().exitValue(),
+                            atKill,
+                            produced - CHUNK,
+                            checkpoints.toUri().relativize(restoredBySecond)),
+                    1,
+                    -1,
+                    seconds(faultStart));
         } catch (AssertionError | Exception e) {
             ChildProcess.printOutputs(first, second);
             throw e;
@@ -231,20 +261,28 @@ class ChaosRunITCase {
     private static void assertStruck(Struck struck, List<String> failures) {
         String failed = String.join("\n", failures);
         switch (struck.fault()) {
-            case TASK_EXCEPTION_MID_PACK, FAILURE_BETWEEN_CHECKPOINT_COMPLETION_AND_NOTIFICATION -> assertThat(failed)
-                    .as("the job failures while %s was armed", struck.fault())
-                    .contains("injected chaos fault " + struck.fault());
-            case S3_RESTART_DURING_COMMIT -> assertThat(struck.evidence()).as("evidence of %s", struck.fault())
-                    .contains("the commit failed");
+            case TASK_EXCEPTION_MID_PACK, FAILURE_BETWEEN_CHECKPOINT_COMPLETION_AND_NOTIFICATION ->
+                assertThat(failed)
+                        .as("the job failures while %s was armed", struck.fault())
+                        .contains("injected chaos fault " + struck.fault());
+            case S3_RESTART_DURING_COMMIT ->
+                assertThat(struck.evidence())
+                        .as("evidence of %s", struck.fault())
+                        .contains("the commit failed");
             case DISK_FULL -> {
-                assertThat(failed).as("the job failures while the disk was full").contains("No space left on device");
+                assertThat(failed)
+                        .as("the job failures while the disk was full")
+                        .contains("No space left on device");
                 assertThat(struck.evidence()).contains("freed by a restored subtask");
             }
-            default -> { }
+            default -> {}
         }
         if (struck.fault() != Fault.BROKER_RESTART) {
-            assertThat(struck.jobFailures()).as("job failures caused by %s", struck.fault()).isPositive();
-            assertThat(struck.restoredSubtasks()).as("subtasks restored from a checkpoint after %s", struck.fault())
+            assertThat(struck.jobFailures())
+                    .as("job failures caused by %s", struck.fault())
+                    .isPositive();
+            assertThat(struck.restoredSubtasks())
+                    .as("subtasks restored from a checkpoint after %s", struck.fault())
                     .isPositive();
         }
     }
@@ -254,16 +292,19 @@ class ChaosRunITCase {
      * committer: the S3 server stops, the real commit runs against it and fails, the server starts
      * again on its port, and the failure fails the job, which restores and commits again.
      */
-    private static void s3OutageDuringCommit(Committer<BlobSetCommittable> committer,
-            Collection<Committer.CommitRequest<BlobSetCommittable>> requests) throws IOException, InterruptedException {
+    private static void s3OutageDuringCommit(
+            Committer<BlobSetCommittable> committer, Collection<Committer.CommitRequest<BlobSetCommittable>> requests)
+            throws IOException, InterruptedException {
         if (requests.isEmpty()) {
             Failures.arm(RUN_ID, Failures.Point.IN_COMMITTER);
             committer.commit(requests);
             return;
         }
-        List<String> sets = requests.stream().map(r -> r.getCommittable().blobSet()).toList();
-        assertThat(ChaosSchedule.strike(Fault.S3_RESTART_DURING_COMMIT, "S3 server stopped as the commit of " + sets
-                + " began")).isTrue();
+        List<String> sets =
+                requests.stream().map(r -> r.getCommittable().blobSet()).toList();
+        assertThat(ChaosSchedule.strike(
+                        Fault.S3_RESTART_DURING_COMMIT, "S3 server stopped as the commit of " + sets + " began"))
+                .isTrue();
         Exception failure = null;
         try {
             S3.stopServer();
@@ -277,8 +318,10 @@ class ChaosRunITCase {
                 throw new IllegalStateException("cannot restart the S3 server", e);
             }
         }
-        ChaosSchedule.addEvidence(Fault.S3_RESTART_DURING_COMMIT, (failure == null ? "the commit went through"
-                : "the commit failed: " + firstLine(failure)) + "; server restarted on " + S3.endpoint());
+        ChaosSchedule.addEvidence(
+                Fault.S3_RESTART_DURING_COMMIT,
+                (failure == null ? "the commit went through" : "the commit failed: " + firstLine(failure))
+                        + "; server restarted on " + S3.endpoint());
         if (failure instanceof IOException io) {
             throw io;
         }
@@ -318,8 +361,10 @@ class ChaosRunITCase {
         config.set(CoreOptions.DEFAULT_PARALLELISM, PARTITIONS);
         config.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(1));
-        config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
-        config.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        config.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+        config.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 30);
@@ -328,12 +373,34 @@ class ChaosRunITCase {
     }
 
     private static List<String> runArguments(ChaosWorkload workload, Path checkpoints) {
-        return List.of(S3CliOptions.withS3Options(S3, "run", "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--input-topic", INPUT_TOPIC, "--descriptor-topic", DESCRIPTOR_TOPIC, "--dlq-topic", DEAD_LETTER_TOPIC,
-                "--group-id", RUN_ID, "--base", S3.uri(PREFIX).toString(), "--parallelism", Integer.toString(PARTITIONS),
-                "--checkpoint-interval", "1s", "--checkpoint-dir", checkpoints.toString(), "--resume",
-                "-D", "sink.raw-pack.roll-policy=on-checkpoint", "-D", "sink.raw-pack.pack-target-size=6mb",
-                "-D", "external.allowed-prefixes=" + workload.allowedPrefix()));
+        return List.of(S3CliOptions.withS3Options(
+                S3,
+                "run",
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--input-topic",
+                INPUT_TOPIC,
+                "--descriptor-topic",
+                DESCRIPTOR_TOPIC,
+                "--dlq-topic",
+                DEAD_LETTER_TOPIC,
+                "--group-id",
+                RUN_ID,
+                "--base",
+                S3.uri(PREFIX).toString(),
+                "--parallelism",
+                Integer.toString(PARTITIONS),
+                "--checkpoint-interval",
+                "1s",
+                "--checkpoint-dir",
+                checkpoints.toString(),
+                "--resume",
+                "-D",
+                "sink.raw-pack.roll-policy=on-checkpoint",
+                "-D",
+                "sink.raw-pack.pack-target-size=6mb",
+                "-D",
+                "external.allowed-prefixes=" + workload.allowedPrefix()));
     }
 
     /**
@@ -342,8 +409,10 @@ class ChaosRunITCase {
      */
     private static void assertEveryInputExactlyOnce(ChaosWorkload workload) throws Exception {
         URI base = S3.uri(PREFIX);
-        Set<Integer> placed = IntStream.range(0, INPUTS).filter(i -> workload.deadLetterCode(i).isEmpty())
-                .boxed().collect(Collectors.toSet());
+        Set<Integer> placed = IntStream.range(0, INPUTS)
+                .filter(i -> workload.deadLetterCode(i).isEmpty())
+                .boxed()
+                .collect(Collectors.toSet());
         PipelineOutput output = PipelineOutput.read(KAFKA, DESCRIPTOR_TOPIC, base, new FlinkFileSystemStorage());
         output.assertExactlyOnceAndByteExact(workload, placed);
 
@@ -351,7 +420,8 @@ class ChaosRunITCase {
         Map<Integer, String> codes = new TreeMap<>();
         for (ConsumerRecord<byte[], byte[]> deadLetter : deadLetters) {
             int index = Integer.parseInt(header(deadLetter, "seq"));
-            assertThat(codes.put(index, header(deadLetter, BlobHeaders.ERROR))).as("dead letters of input %d", index)
+            assertThat(codes.put(index, header(deadLetter, BlobHeaders.ERROR)))
+                    .as("dead letters of input %d", index)
                     .isNull();
         }
         Map<Integer, String> expected = new TreeMap<>();
@@ -364,7 +434,8 @@ class ChaosRunITCase {
         manifests.forEach(m -> committed.add(PREFIX + "/" + BlobSets.DESCRIPTORS_DIRECTORY + "/" + m.getName()));
         for (DescriptorRow row : output.manifestRows) {
             if (row.blob().kind() == BlobKind.PACKED || row.blob().kind() == BlobKind.DEDICATED) {
-                committed.add(PREFIX + "/" + row.blobSet() + "/" + BlobSets.sidecarFileName(row.blob().blobId()));
+                committed.add(PREFIX + "/" + row.blobSet() + "/"
+                        + BlobSets.sidecarFileName(row.blob().blobId()));
             }
         }
         String markers = PREFIX + "/" + DeliveryMarkers.DIRECTORY + "/";
@@ -375,14 +446,23 @@ class ChaosRunITCase {
         RunResult verify = IngestJobITCase.runCli(S3CliOptions.withS3Options(S3, "pack", "verify", base.toString()));
         assertThat(verify.exitCode()).as(verify.output()).isZero();
         assertThat(verify.output()).containsPattern("[1-9][0-9]* packs checked, 0 faults");
-        System.out.printf("chaos run: %d descriptors in %d blob sets (%d packs and sidecars on S3, %d multipart uploads"
-                + " of failed attempts left unfinished, invisible), %d dead letters; %s%n", output.descriptors.size(),
-                manifests.size(), committed.size() - manifests.size(),
-                S3.inProgressMultipartUploads().stream().filter(u -> u.key().startsWith(PREFIX + "/")).count(),
-                deadLetters.size(), verify.output().strip().replace('\n', ' '));
+        System.out.printf(
+                "chaos run: %d descriptors in %d blob sets (%d packs and sidecars on S3, %d multipart uploads"
+                        + " of failed attempts left unfinished, invisible), %d dead letters; %s%n",
+                output.descriptors.size(),
+                manifests.size(),
+                committed.size() - manifests.size(),
+                S3.inProgressMultipartUploads().stream()
+                        .filter(u -> u.key().startsWith(PREFIX + "/"))
+                        .count(),
+                deadLetters.size(),
+                verify.output().strip().replace('\n', ' '));
         Map<BlobKind, Long> kinds = output.descriptors.stream()
-                .collect(Collectors.groupingBy(r -> r.blob().kind(), () -> new EnumMap<>(BlobKind.class), Collectors.counting()));
-        System.out.printf("chaos run: descriptors by kind %s; dead letters by code %s%n", kinds,
+                .collect(Collectors.groupingBy(
+                        r -> r.blob().kind(), () -> new EnumMap<>(BlobKind.class), Collectors.counting()));
+        System.out.printf(
+                "chaos run: descriptors by kind %s; dead letters by code %s%n",
+                kinds,
                 codes.values().stream().collect(Collectors.groupingBy(c -> c, TreeMap::new, Collectors.counting())));
     }
 
@@ -390,13 +470,20 @@ class ChaosRunITCase {
         long[] shapes = workload.shapeCounts(INPUTS);
         StringBuilder inputs = new StringBuilder();
         for (ChaosWorkload.Shape shape : ChaosWorkload.Shape.values()) {
-            inputs.append(' ').append(shape.name().toLowerCase(java.util.Locale.ROOT)).append(' ').append(shapes[shape.ordinal()]);
+            inputs.append(' ')
+                    .append(shape.name().toLowerCase(java.util.Locale.ROOT))
+                    .append(' ')
+                    .append(shapes[shape.ordinal()]);
         }
-        System.out.printf("chaos run: %d inputs (%s), %d faults struck, %.1f s so far%n", INPUTS, inputs.toString().strip(),
-                report.size(), seconds(start));
+        System.out.printf(
+                "chaos run: %d inputs (%s), %d faults struck, %.1f s so far%n",
+                INPUTS, inputs.toString().strip(), report.size(), seconds(start));
         for (Struck struck : report) {
-            System.out.printf("  %-55s %5.1f s  job failures %d, subtasks restored %s: %s%n", struck.fault(),
-                    struck.seconds(), struck.jobFailures(),
+            System.out.printf(
+                    "  %-55s %5.1f s  job failures %d, subtasks restored %s: %s%n",
+                    struck.fault(),
+                    struck.seconds(),
+                    struck.jobFailures(),
                     struck.restoredSubtasks() < 0 ? "(whole job)" : Integer.toString(struck.restoredSubtasks()),
                     struck.evidence());
         }
@@ -405,11 +492,16 @@ class ChaosRunITCase {
     /** The root causes in the job's exception history, oldest first, each with its stack trace. */
     private static List<String> jobFailures(MiniCluster miniCluster, JobID job) throws Exception {
         URI rest = miniCluster.getRestAddress().get();
-        HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(rest.resolve("/jobs/" + job + "/exceptions?maxExceptions=1000")).build(),
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(rest.resolve("/jobs/" + job + "/exceptions?maxExceptions=1000"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        JsonNode entries = new ObjectMapper().readTree(response.body()).path("exceptionHistory").path("entries");
+        JsonNode entries = new ObjectMapper()
+                .readTree(response.body())
+                .path("exceptionHistory")
+                .path("entries");
         List<String> failures = new ArrayList<>();
         for (JsonNode entry : entries) {
             StringBuilder text = new StringBuilder(entry.path("stacktrace").asText());

@@ -31,9 +31,19 @@ record ChaosWorkload(long seed, Path externalDirectory) implements PipelineOutpu
     static final int KIB = 1024;
     static final int MIB = 1024 * KIB;
     static final int EXTERNAL_FILES = 8;
-    private static final int[] EXTERNAL_SIZES = {8 * KIB, 40 * KIB, 100 * KIB, 256 * KIB, 1 * KIB, 70 * KIB, 200 * KIB, 16 * KIB};
+    private static final int[] EXTERNAL_SIZES = {
+        8 * KIB, 40 * KIB, 100 * KIB, 256 * KIB, 1 * KIB, 70 * KIB, 200 * KIB, 16 * KIB
+    };
 
-    enum Shape { INLINE, PACKED, DEDICATED, REFERENCE, INGEST, NULL_VALUE, NOT_ALLOWED }
+    enum Shape {
+        INLINE,
+        PACKED,
+        DEDICATED,
+        REFERENCE,
+        INGEST,
+        NULL_VALUE,
+        NOT_ALLOWED
+    }
 
     /** Writes the External files the references and ingest-mode records name. */
     void writeExternalFiles() throws IOException {
@@ -96,7 +106,9 @@ record ChaosWorkload(long seed, Path externalDirectory) implements PipelineOutpu
             case INGEST -> externalBytes(file(index));
             case REFERENCE -> {
                 byte[] file = externalBytes(file(index));
-                yield range(index).map(r -> Arrays.copyOfRange(file, r[0], r[0] + r[1])).orElse(file);
+                yield range(index)
+                        .map(r -> Arrays.copyOfRange(file, r[0], r[0] + r[1]))
+                        .orElse(file);
             }
             case NULL_VALUE, NOT_ALLOWED -> throw new IllegalArgumentException("input " + index + " is a dead letter");
         };
@@ -119,7 +131,10 @@ record ChaosWorkload(long seed, Path externalDirectory) implements PipelineOutpu
         byte[] value = switch (shape(index)) {
             case INLINE, PACKED, DEDICATED -> value(index);
             case REFERENCE -> {
-                blobHeader(headers, BlobHeaders.URI, externalFile(file(index)).toUri().toString());
+                blobHeader(
+                        headers,
+                        BlobHeaders.URI,
+                        externalFile(file(index)).toUri().toString());
                 blobHeader(headers, BlobHeaders.MODE, BlobHeaders.MODE_REFERENCE);
                 range(index).ifPresent(r -> {
                     blobHeader(headers, BlobHeaders.POSITION, Integer.toString(r[0]));
@@ -128,7 +143,10 @@ record ChaosWorkload(long seed, Path externalDirectory) implements PipelineOutpu
                 yield null;
             }
             case INGEST -> {
-                blobHeader(headers, BlobHeaders.URI, externalFile(file(index)).toUri().toString());
+                blobHeader(
+                        headers,
+                        BlobHeaders.URI,
+                        externalFile(file(index)).toUri().toString());
                 blobHeader(headers, BlobHeaders.MODE, BlobHeaders.MODE_INGEST);
                 yield new byte[0];
             }

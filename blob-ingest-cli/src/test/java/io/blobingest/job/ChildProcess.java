@@ -25,9 +25,8 @@ record ChildProcess(Process process, Path log) {
         List<String> command = new ArrayList<>();
         command.add(ROOT.resolve("blob-ingest").toString());
         command.addAll(args);
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().put("BLOB_INGEST_JAVA_OPTS", "-Xmx1g");
         return new ChildProcess(builder.start(), log);
@@ -37,12 +36,33 @@ record ChildProcess(Process process, Path log) {
      * The arguments of a {@code run} over the topics {@code blobs}, {@code descriptors} and {@code
      * dead-letters}, checkpoints retained under {@code checkpoints}.
      */
-    static List<String> runCommand(KafkaBrokerExtension kafka, String groupId, Path base, int parallelism,
-            String checkpointInterval, Path checkpoints) {
-        return List.of("run", "--bootstrap-servers", kafka.bootstrapServers(),
-                "--input-topic", "blobs", "--descriptor-topic", "descriptors", "--dlq-topic", "dead-letters",
-                "--group-id", groupId, "--base", base.toString(), "--parallelism", Integer.toString(parallelism),
-                "--checkpoint-interval", checkpointInterval, "--checkpoint-dir", checkpoints.toString());
+    static List<String> runCommand(
+            KafkaBrokerExtension kafka,
+            String groupId,
+            Path base,
+            int parallelism,
+            String checkpointInterval,
+            Path checkpoints) {
+        return List.of(
+                "run",
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--input-topic",
+                "blobs",
+                "--descriptor-topic",
+                "descriptors",
+                "--dlq-topic",
+                "dead-letters",
+                "--group-id",
+                groupId,
+                "--base",
+                base.toString(),
+                "--parallelism",
+                Integer.toString(parallelism),
+                "--checkpoint-interval",
+                checkpointInterval,
+                "--checkpoint-dir",
+                checkpoints.toString());
     }
 
     /** Prints the output of each child started so far (null: not started), for a failed test. */
@@ -79,18 +99,23 @@ record ChildProcess(Process process, Path log) {
     /** SIGKILL: no shutdown hook, no cancel, no last checkpoint; checks that it was the JVM that died so. */
     void kill() throws InterruptedException {
         ProcessHandle handle = process.toHandle();
-        assertThat(handle.info().command()).as("the killed process").hasValueSatisfying(
-                command -> assertThat(Path.of(command).getFileName()).hasToString("java"));
+        assertThat(handle.info().command())
+                .as("the killed process")
+                .hasValueSatisfying(
+                        command -> assertThat(Path.of(command).getFileName()).hasToString("java"));
         assertThat(handle.children()).as("children of the JVM").isEmpty();
         process.destroyForcibly();
         assertThat(process.waitFor(1, TimeUnit.MINUTES)).as("the process died").isTrue();
         assertThat(handle.isAlive()).isFalse();
-        assertThat(process.exitValue()).as("exit code of a process killed by SIGKILL").isEqualTo(SIGKILL_EXIT_CODE);
+        assertThat(process.exitValue())
+                .as("exit code of a process killed by SIGKILL")
+                .isEqualTo(SIGKILL_EXIT_CODE);
     }
 
     int awaitExit(Duration timeout) throws InterruptedException {
         assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS))
-                .as("the process exited within " + timeout).isTrue();
+                .as("the process exited within " + timeout)
+                .isTrue();
         return process.exitValue();
     }
 

@@ -55,8 +55,10 @@ final class CommittedOutputs implements AutoCloseable {
 
     /** Waits until inputs {@code 0..inputs-1} all have a committed output. */
     void awaitAll(int inputs, Duration timeout) throws InterruptedException {
-        Await.until(() -> count() >= inputs && seen.nextClearBit(0) >= inputs,
-                "committed outputs of inputs 0.." + (inputs - 1) + " (" + seen.cardinality() + " so far)", timeout);
+        Await.until(
+                () -> count() >= inputs && seen.nextClearBit(0) >= inputs,
+                "committed outputs of inputs 0.." + (inputs - 1) + " (" + seen.cardinality() + " so far)",
+                timeout);
     }
 
     /** Waits until more than {@code inputs} inputs have a committed output. */

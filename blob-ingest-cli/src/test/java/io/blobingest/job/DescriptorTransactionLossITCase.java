@@ -47,11 +47,10 @@ class DescriptorTransactionLossITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(PARTITIONS)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .build());
 
     @BeforeAll
     static void produceWorkload() throws Exception {
@@ -85,9 +84,12 @@ class DescriptorTransactionLossITCase {
         String fenced = FencingDescriptorSink.fenced(runId);
         assertThat(fenced).as("a descriptor transaction was fenced").isNotNull();
         try (Admin admin = Admin.create(kafka.adminProperties())) {
-            TransactionState state = admin.describeTransactions(List.of(fenced)).description(fenced)
-                    .get(1, TimeUnit.MINUTES).state();
-            assertThat(state).as("the fenced transaction %s never committed", fenced)
+            TransactionState state = admin.describeTransactions(List.of(fenced))
+                    .description(fenced)
+                    .get(1, TimeUnit.MINUTES)
+                    .state();
+            assertThat(state)
+                    .as("the fenced transaction %s never committed", fenced)
                     .isNotIn(TransactionState.COMPLETE_COMMIT, TransactionState.PREPARE_COMMIT);
         }
         Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());

@@ -64,13 +64,13 @@ class ExternalIngestITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(PARTITIONS)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .build());
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     /** What one input should become: a descriptor of {@code kind} for {@code bytes}, or a dead letter. */
     private record Expected(BlobKind kind, byte[] bytes, BlobDescriptor reference, String deadLetterCode) {
@@ -103,58 +103,156 @@ class ExternalIngestITCase {
 
         Map<String, Expected> expected = new LinkedHashMap<>();
         List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>();
-        input(inputs, expected, "whole-small", Expected.placed(BlobKind.INLINE, small), "blob.uri", files + "small.bin");
-        input(inputs, expected, "whole-packed", Expected.placed(BlobKind.PACKED, packed),
-                "blob.uri", files + "packed.bin", "blob.mode", "ingest");
-        input(inputs, expected, "whole-dedicated", Expected.placed(BlobKind.DEDICATED, dedicated),
-                "blob.uri", files + "dedicated.bin?" + SECRET);
-        input(inputs, expected, "range-packed", Expected.placed(BlobKind.PACKED, slice(dedicated, MIB, 200 * KIB)),
-                "blob.uri", files + "dedicated.bin", "blob.position", Integer.toString(MIB),
-                "blob.size", Integer.toString(200 * KIB));
-        input(inputs, expected, "range-dedicated-to-end",
+        input(
+                inputs,
+                expected,
+                "whole-small",
+                Expected.placed(BlobKind.INLINE, small),
+                "blob.uri",
+                files + "small.bin");
+        input(
+                inputs,
+                expected,
+                "whole-packed",
+                Expected.placed(BlobKind.PACKED, packed),
+                "blob.uri",
+                files + "packed.bin",
+                "blob.mode",
+                "ingest");
+        input(
+                inputs,
+                expected,
+                "whole-dedicated",
+                Expected.placed(BlobKind.DEDICATED, dedicated),
+                "blob.uri",
+                files + "dedicated.bin?" + SECRET);
+        input(
+                inputs,
+                expected,
+                "range-packed",
+                Expected.placed(BlobKind.PACKED, slice(dedicated, MIB, 200 * KIB)),
+                "blob.uri",
+                files + "dedicated.bin",
+                "blob.position",
+                Integer.toString(MIB),
+                "blob.size",
+                Integer.toString(200 * KIB));
+        input(
+                inputs,
+                expected,
+                "range-dedicated-to-end",
                 Expected.placed(BlobKind.DEDICATED, slice(dedicated, 7, dedicated.length - 7)),
-                "blob.uri", files + "dedicated.bin", "blob.position", "7", "blob.size",
+                "blob.uri",
+                files + "dedicated.bin",
+                "blob.position",
+                "7",
+                "blob.size",
                 Integer.toString(dedicated.length - 7));
-        input(inputs, expected, "retried-fetch", Expected.placed(BlobKind.PACKED, flakyPacked),
-                "blob.uri", FlakyFileSystem.uri(external.resolve("flaky-packed.bin")).toString());
-        input(inputs, expected, "retried-copy", Expected.placed(BlobKind.DEDICATED, flakyDedicated),
-                "blob.uri", FlakyFileSystem.uri(external.resolve("flaky-dedicated.bin")).toString());
-        input(inputs, expected, "reference", Expected.referenced(BlobDescriptor.external(files + "small.bin", 0, 0)),
-                "blob.uri", files + "small.bin", "blob.mode", "reference");
-        input(inputs, expected, "missing", Expected.deadLetter("not-found"),
-                "blob.uri", files + "missing.bin?" + SECRET);
-        input(inputs, expected, "range-beyond-end", Expected.deadLetter("bad-range"),
-                "blob.uri", files + "small.bin", "blob.position", "50", "blob.size", "51");
-        input(inputs, expected, "whole-too-large", Expected.deadLetter("too-large"),
-                "blob.uri", files + "too-large.bin");
-        input(inputs, expected, "no-file-system", Expected.deadLetter("fetch-failed"),
-                "blob.uri", "https://example.com/video.bin?" + SECRET);
-        input(inputs, expected, "not-allowed", Expected.deadLetter("uri-not-allowed"),
-                "blob.uri", dir.toUri() + "elsewhere.bin");
+        input(
+                inputs,
+                expected,
+                "retried-fetch",
+                Expected.placed(BlobKind.PACKED, flakyPacked),
+                "blob.uri",
+                FlakyFileSystem.uri(external.resolve("flaky-packed.bin")).toString());
+        input(
+                inputs,
+                expected,
+                "retried-copy",
+                Expected.placed(BlobKind.DEDICATED, flakyDedicated),
+                "blob.uri",
+                FlakyFileSystem.uri(external.resolve("flaky-dedicated.bin")).toString());
+        input(
+                inputs,
+                expected,
+                "reference",
+                Expected.referenced(BlobDescriptor.external(files + "small.bin", 0, 0)),
+                "blob.uri",
+                files + "small.bin",
+                "blob.mode",
+                "reference");
+        input(
+                inputs,
+                expected,
+                "missing",
+                Expected.deadLetter("not-found"),
+                "blob.uri",
+                files + "missing.bin?" + SECRET);
+        input(
+                inputs,
+                expected,
+                "range-beyond-end",
+                Expected.deadLetter("bad-range"),
+                "blob.uri",
+                files + "small.bin",
+                "blob.position",
+                "50",
+                "blob.size",
+                "51");
+        input(
+                inputs,
+                expected,
+                "whole-too-large",
+                Expected.deadLetter("too-large"),
+                "blob.uri",
+                files + "too-large.bin");
+        input(
+                inputs,
+                expected,
+                "no-file-system",
+                Expected.deadLetter("fetch-failed"),
+                "blob.uri",
+                "https://example.com/video.bin?" + SECRET);
+        input(
+                inputs,
+                expected,
+                "not-allowed",
+                Expected.deadLetter("uri-not-allowed"),
+                "blob.uri",
+                dir.toUri() + "elsewhere.bin");
         KAFKA.createTopic("external-blobs", PARTITIONS);
         KAFKA.createTopic("external-descriptors", 1);
         KAFKA.createTopic("external-dead-letters", 1);
         KAFKA.send(inputs);
         Path base = dir.resolve("base");
 
-        RunResult run = run("--input-topic", "external-blobs", "--descriptor-topic", "external-descriptors",
-                "--dlq-topic", "external-dead-letters", "--base", base.toString(),
-                "--parallelism", Integer.toString(PARTITIONS), "--checkpoint-interval", "1s", "--bounded",
-                "-D", "external.allowed-prefixes=" + files + ";" + flaky + ";https://example.com/",
-                "-D", "placement.max-blob-size=6mb",
-                "-D", "external.fetch-backoff=10ms");
+        RunResult run = run(
+                "--input-topic",
+                "external-blobs",
+                "--descriptor-topic",
+                "external-descriptors",
+                "--dlq-topic",
+                "external-dead-letters",
+                "--base",
+                base.toString(),
+                "--parallelism",
+                Integer.toString(PARTITIONS),
+                "--checkpoint-interval",
+                "1s",
+                "--bounded",
+                "-D",
+                "external.allowed-prefixes=" + files + ";" + flaky + ";https://example.com/",
+                "-D",
+                "placement.max-blob-size=6mb",
+                "-D",
+                "external.fetch-backoff=10ms");
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).doesNotContain("topsecret");
         PipelineOutput output = PipelineOutput.read(KAFKA, "external-descriptors", base);
         List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.drainCommitted("external-dead-letters");
-        assertThat(output.descriptors.size() + deadLetters.size()).as("one output per input").isEqualTo(inputs.size());
+        assertThat(output.descriptors.size() + deadLetters.size())
+                .as("one output per input")
+                .isEqualTo(inputs.size());
         assertThat(output.manifestRows).hasSize((int) expected.values().stream()
-                .filter(e -> e.deadLetterCode() == null).count());
+                .filter(e -> e.deadLetterCode() == null)
+                .count());
         assertDescriptors(output.descriptors, expected, base);
         assertDeadLetters(deadLetters, expected);
-        assertThat(FlakyFileSystem.remainingFailures(external.resolve("flaky-packed.bin"))).isZero();
-        assertThat(FlakyFileSystem.remainingFailures(external.resolve("flaky-dedicated.bin"))).isZero();
+        assertThat(FlakyFileSystem.remainingFailures(external.resolve("flaky-packed.bin")))
+                .isZero();
+        assertThat(FlakyFileSystem.remainingFailures(external.resolve("flaky-dedicated.bin")))
+                .isZero();
     }
 
     /**
@@ -181,86 +279,134 @@ class ExternalIngestITCase {
         List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>();
         input(inputs, expected, "small", Expected.placed(BlobKind.INLINE, small), "blob.uri", files + "small.bin");
         input(inputs, expected, "packed", Expected.placed(BlobKind.PACKED, packed), "blob.uri", files + "packed.bin");
-        input(inputs, expected, "slow", Expected.deadLetter("fetch-failed"),
-                "blob.uri", flaky + "slow.bin?" + SECRET);
-        input(inputs, expected, "dedicated", Expected.placed(BlobKind.DEDICATED, dedicated),
-                "blob.uri", files + "dedicated.bin");
+        input(inputs, expected, "slow", Expected.deadLetter("fetch-failed"), "blob.uri", flaky + "slow.bin?" + SECRET);
+        input(
+                inputs,
+                expected,
+                "dedicated",
+                Expected.placed(BlobKind.DEDICATED, dedicated),
+                "blob.uri",
+                files + "dedicated.bin");
         for (int i = 0; i < 20; i++) {
             byte[] value = new byte[i * 500];
             new SplittableRandom(i).nextBytes(value);
             String name = "carried-" + i;
-            inputs.add(new ProducerRecord<>("slow-blobs", i % PARTITIONS, name.getBytes(UTF_8), value,
+            inputs.add(new ProducerRecord<>(
+                    "slow-blobs",
+                    i % PARTITIONS,
+                    name.getBytes(UTF_8),
+                    value,
                     List.of(new RecordHeader("case", name.getBytes(UTF_8)))));
             expected.put(name, Expected.placed(BlobKind.INLINE, value));
         }
-        inputs.replaceAll(record -> new ProducerRecord<>("slow-blobs", record.partition(), record.key(), record.value(),
-                record.headers()));
+        inputs.replaceAll(record ->
+                new ProducerRecord<>("slow-blobs", record.partition(), record.key(), record.value(), record.headers()));
         KAFKA.createTopic("slow-blobs", PARTITIONS);
         KAFKA.createTopic("slow-descriptors", 1);
         KAFKA.createTopic("slow-dead-letters", 1);
         KAFKA.send(inputs);
         Path base = dir.resolve("base");
 
-        RunResult run = assertTimeoutPreemptively(Duration.ofMinutes(4), () -> run(
-                "--input-topic", "slow-blobs", "--descriptor-topic", "slow-descriptors",
-                "--dlq-topic", "slow-dead-letters", "--base", base.toString(),
-                "--parallelism", Integer.toString(PARTITIONS), "--checkpoint-interval", "1s", "--bounded",
-                "-D", "external.allowed-prefixes=" + files + ";" + flaky,
-                "-D", "external.fetch-backoff=10ms",
-                "-D", "execution.checkpointing.timeout=30s",
-                "-D", "sink.raw-pack.external-copy-timeout=6s",
-                "-D", "sink.raw-pack.external-copy-stall-timeout=2s"),
+        RunResult run = assertTimeoutPreemptively(
+                Duration.ofMinutes(4),
+                () -> run(
+                        "--input-topic",
+                        "slow-blobs",
+                        "--descriptor-topic",
+                        "slow-descriptors",
+                        "--dlq-topic",
+                        "slow-dead-letters",
+                        "--base",
+                        base.toString(),
+                        "--parallelism",
+                        Integer.toString(PARTITIONS),
+                        "--checkpoint-interval",
+                        "1s",
+                        "--bounded",
+                        "-D",
+                        "external.allowed-prefixes=" + files + ";" + flaky,
+                        "-D",
+                        "external.fetch-backoff=10ms",
+                        "-D",
+                        "execution.checkpointing.timeout=30s",
+                        "-D",
+                        "sink.raw-pack.external-copy-timeout=6s",
+                        "-D",
+                        "sink.raw-pack.external-copy-stall-timeout=2s"),
                 "the job finishes: the slow copy gives up instead of failing checkpoints over and over");
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).doesNotContain("topsecret");
         PipelineOutput output = PipelineOutput.read(KAFKA, "slow-descriptors", base);
         List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.drainCommitted("slow-dead-letters");
-        assertThat(output.descriptors.size() + deadLetters.size()).as("one output per input").isEqualTo(inputs.size());
+        assertThat(output.descriptors.size() + deadLetters.size())
+                .as("one output per input")
+                .isEqualTo(inputs.size());
         assertDescriptors(output.descriptors, expected, base);
         assertDeadLetters(deadLetters, expected);
-        assertThat(new String(deadLetters.get(0).headers().lastHeader("blob.error.detail").value(), UTF_8))
-                .contains("slow.bin").contains("into a Dedicated sidecar failed");
+        assertThat(new String(
+                        deadLetters
+                                .get(0)
+                                .headers()
+                                .lastHeader("blob.error.detail")
+                                .value(),
+                        UTF_8))
+                .contains("slow.bin")
+                .contains("into a Dedicated sidecar failed");
         StoredBlobs storage = new StoredBlobs(base);
         storage.assertOnlyCommittedFilesAreVisible(storage.committedManifests());
     }
 
     private static void assertDescriptors(List<DescriptorRow> rows, Map<String, Expected> expected, Path base)
             throws IOException {
-        try (ObjectLayer objectLayer = ObjectLayer.builder(new LocalBlobStorage()).build()) {
+        try (ObjectLayer objectLayer =
+                ObjectLayer.builder(new LocalBlobStorage()).build()) {
             for (DescriptorRow row : rows) {
                 String name = caseOf(row.attributes());
                 Expected want = expected.get(name);
-                assertThat(want.deadLetterCode()).as("%s is dead-lettered, yet has a descriptor", name).isNull();
+                assertThat(want.deadLetterCode())
+                        .as("%s is dead-lettered, yet has a descriptor", name)
+                        .isNull();
                 assertThat(row.blob().kind()).as("kind of %s", name).isEqualTo(want.kind());
                 if (want.reference() != null) {
                     assertThat(row.blob()).as("reference %s", name).isEqualTo(want.reference());
                     assertThat(row.crc32c()).as("crc32c of reference %s", name).isNull();
                     continue;
                 }
-                byte[] read = objectLayer.readAll(List.of(BlobRequest.forRow(row, base.toUri(), BlobFeatures.ALL))).get(0);
+                byte[] read = objectLayer
+                        .readAll(List.of(BlobRequest.forRow(row, base.toUri(), BlobFeatures.ALL)))
+                        .get(0);
                 assertThat(read).as("bytes of %s", name).isEqualTo(want.bytes());
                 assertThat(row.crc32c()).as("crc32c of %s", name).isEqualTo(crc32c(want.bytes()));
-                assertThat(row.blob().blobUri()).as("an owned blob keeps no URI").isEmpty();
+                assertThat(row.blob().blobUri())
+                        .as("an owned blob keeps no URI")
+                        .isEmpty();
             }
         }
         assertThat(rows).extracting(row -> caseOf(row.attributes())).doesNotHaveDuplicates();
     }
 
-    private static void assertDeadLetters(List<ConsumerRecord<byte[], byte[]>> deadLetters, Map<String, Expected> expected) {
+    private static void assertDeadLetters(
+            List<ConsumerRecord<byte[], byte[]>> deadLetters, Map<String, Expected> expected) {
         List<String> names = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> deadLetter : deadLetters) {
             String name = new String(deadLetter.headers().lastHeader("case").value(), UTF_8);
-            String detail = new String(deadLetter.headers().lastHeader("blob.error.detail").value(), UTF_8);
+            String detail = new String(
+                    deadLetter.headers().lastHeader("blob.error.detail").value(), UTF_8);
             names.add(name);
-            assertThat(expected.get(name).deadLetterCode()).as("%s was placed, yet is dead-lettered: %s", name, detail)
+            assertThat(expected.get(name).deadLetterCode())
+                    .as("%s was placed, yet is dead-lettered: %s", name, detail)
                     .isNotNull();
             assertThat(new String(deadLetter.headers().lastHeader("blob.error").value(), UTF_8))
-                    .as("code of %s (%s)", name, detail).isEqualTo(expected.get(name).deadLetterCode());
+                    .as("code of %s (%s)", name, detail)
+                    .isEqualTo(expected.get(name).deadLetterCode());
             assertThat(detail).as("detail of %s", name).doesNotContain("topsecret");
         }
-        assertThat(names).containsExactlyInAnyOrderElementsOf(expected.entrySet().stream()
-                .filter(e -> e.getValue().deadLetterCode() != null).map(Map.Entry::getKey).toList());
+        assertThat(names)
+                .containsExactlyInAnyOrderElementsOf(expected.entrySet().stream()
+                        .filter(e -> e.getValue().deadLetterCode() != null)
+                        .map(Map.Entry::getKey)
+                        .toList());
     }
 
     /**
@@ -276,17 +422,22 @@ class ExternalIngestITCase {
         FlakyFileSystem.failReads(external.resolve("unreadable.bin"), Integer.MAX_VALUE, 0);
         String flaky = FlakyFileSystem.uri(external).toString();
         List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>();
-        input(inputs, new LinkedHashMap<>(), "unreadable", Expected.deadLetter("fetch-failed"),
-                "blob.uri", flaky + "unreadable.bin");
-        inputs.replaceAll(record -> new ProducerRecord<>("unchained-blobs", record.partition(), record.key(),
-                record.value(), record.headers()));
+        input(
+                inputs,
+                new LinkedHashMap<>(),
+                "unreadable",
+                Expected.deadLetter("fetch-failed"),
+                "blob.uri",
+                flaky + "unreadable.bin");
+        inputs.replaceAll(record -> new ProducerRecord<>(
+                "unchained-blobs", record.partition(), record.key(), record.value(), record.headers()));
         KAFKA.createTopic("unchained-blobs", PARTITIONS);
         KAFKA.createTopic("unchained-descriptors", 1);
         KAFKA.createTopic("unchained-dead-letters", 1);
         KAFKA.send(inputs);
         Path base = dir.resolve("base");
-        Configuration config = IngestJobFailoverITCase.jobConfiguration(KAFKA, "unchained", RollPolicy.ON_CHECKPOINT,
-                "unchained-descriptors", "unchained-dead-letters", base);
+        Configuration config = IngestJobFailoverITCase.jobConfiguration(
+                KAFKA, "unchained", RollPolicy.ON_CHECKPOINT, "unchained-descriptors", "unchained-dead-letters", base);
         config.set(BlobKafkaOptions.INPUT_TOPIC, "unchained-blobs");
         config.set(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES, List.of(flaky));
         config.set(IngestJobOptions.EXTERNAL_FETCH_BACKOFF, Duration.ofMillis(10));
@@ -299,10 +450,12 @@ class ExternalIngestITCase {
             }
         });
 
-        Throwable failure = assertTimeoutPreemptively(Duration.ofMinutes(4),
-                () -> catchThrowable(() -> env.execute("unchained sink")));
+        Throwable failure = assertTimeoutPreemptively(
+                Duration.ofMinutes(4), () -> catchThrowable(() -> env.execute("unchained sink")));
 
-        assertThat(failure).as("the job fails").isNotNull()
+        assertThat(failure)
+                .as("the job fails")
+                .isNotNull()
                 .hasStackTraceContaining(ExternalCopyException.class.getName())
                 .hasStackTraceContaining("unreadable.bin into a Dedicated sidecar failed");
         assertThat(KAFKA.drainCommitted("unchained-descriptors")).isEmpty();
@@ -311,20 +464,28 @@ class ExternalIngestITCase {
         assertThat(storage.committedManifests()).isEmpty();
     }
 
-    private static void input(List<ProducerRecord<byte[], byte[]>> inputs, Map<String, Expected> expected, String name,
-            Expected outcome, String... headerPairs) {
+    private static void input(
+            List<ProducerRecord<byte[], byte[]>> inputs,
+            Map<String, Expected> expected,
+            String name,
+            Expected outcome,
+            String... headerPairs) {
         List<Header> headers = new ArrayList<>();
         headers.add(new RecordHeader("case", name.getBytes(UTF_8)));
         for (int i = 0; i < headerPairs.length; i += 2) {
             headers.add(new RecordHeader(headerPairs[i], headerPairs[i + 1].getBytes(UTF_8)));
         }
-        inputs.add(new ProducerRecord<>("external-blobs", inputs.size() % PARTITIONS, name.getBytes(UTF_8), null, headers));
+        inputs.add(new ProducerRecord<>(
+                "external-blobs", inputs.size() % PARTITIONS, name.getBytes(UTF_8), null, headers));
         expected.put(name, outcome);
     }
 
     private static String caseOf(List<DescriptorRow.Attribute> attributes) {
-        return attributes.stream().filter(a -> a.name().equals("case")).map(a -> new String(a.value(), UTF_8))
-                .findFirst().orElseThrow(() -> new AssertionError("no case header in " + attributes));
+        return attributes.stream()
+                .filter(a -> a.name().equals("case"))
+                .map(a -> new String(a.value(), UTF_8))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no case header in " + attributes));
     }
 
     private static byte[] object(Path directory, String name, int size) throws IOException {
@@ -350,7 +511,8 @@ class ExternalIngestITCase {
         List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", KAFKA.bootstrapServers()));
         args.addAll(List.of(options));
         StringWriter out = new StringWriter();
-        int exitCode = BlobIngestCli.execute(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(out, true));
+        int exitCode = BlobIngestCli.execute(
+                args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(out, true));
         return new RunResult(exitCode, out.toString());
     }
 }

@@ -39,7 +39,10 @@ record FailAfterLanceCommit(DescriptorOutput lance, String runId, String dataset
     @Override
     public void attach(DataStream<DescriptorRow> committedRows) {
         lance.attach(committedRows);
-        committedRows.map(new FailOnce(runId, datasetUri)).name("Fail once after a Lance commit").uid("fail-after-lance-commit");
+        committedRows
+                .map(new FailOnce(runId, datasetUri))
+                .name("Fail once after a Lance commit")
+                .uid("fail-after-lance-commit");
     }
 
     private static final class FailOnce extends RichMapFunction<DescriptorRow, DescriptorRow>
@@ -79,7 +82,8 @@ record FailAfterLanceCommit(DescriptorOutput lance, String runId, String dataset
 
         @Override
         public void notifyCheckpointComplete(long checkpointId) throws Exception {
-            if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() != 0 || FIRED.contains(runId)
+            if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() != 0
+                    || FIRED.contains(runId)
                     || checkpointId != awaitedCheckpoint) {
                 return;
             }
@@ -89,7 +93,8 @@ record FailAfterLanceCommit(DescriptorOutput lance, String runId, String dataset
                 if (newestIsCommitOf(jobId, checkpointId)) {
                     FIRED.add(runId);
                     COMMITTED_BEFORE_FAILURE.put(runId, checkpointId);
-                    throw new IllegalStateException("injected failure after Lance committed checkpoint " + checkpointId);
+                    throw new IllegalStateException(
+                            "injected failure after Lance committed checkpoint " + checkpointId);
                 }
                 Thread.sleep(20);
             }

@@ -65,7 +65,9 @@ final class FailOncePassThrough
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) {
-        if (passed > failAfter && checkpointCompleted && point == Failures.Point.AFTER_SNAPSHOT_BEFORE_NOTIFY
+        if (passed > failAfter
+                && checkpointCompleted
+                && point == Failures.Point.AFTER_SNAPSHOT_BEFORE_NOTIFY
                 && Failures.fireOnce(runId, point)) {
             throw Failures.injected(point, "snapshot of checkpoint " + context.getCheckpointId());
         }

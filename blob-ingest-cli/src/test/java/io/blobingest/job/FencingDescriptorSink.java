@@ -32,7 +32,10 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
     private static final ConcurrentMap<String, String> FENCED = new ConcurrentHashMap<>();
 
     /** What the committer does after the fenced commit. */
-    enum Then { GO_ON, FAIL_THE_NOTIFICATION }
+    enum Then {
+        GO_ON,
+        FAIL_THE_NOTIFICATION
+    }
 
     private final Properties adminProperties;
     private final String runId;
@@ -57,7 +60,8 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
             @Override
             public void commit(Collection<CommitRequest<KafkaCommittable>> requests)
                     throws IOException, InterruptedException {
-                String transactionalId = requests.isEmpty() ? null
+                String transactionalId = requests.isEmpty()
+                        ? null
                         : requests.iterator().next().getCommittable().getTransactionalId();
                 boolean fence = transactionalId != null && FENCED.putIfAbsent(runId, transactionalId) == null;
                 if (fence) {
@@ -65,8 +69,8 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
                 }
                 committer.commit(requests);
                 if (fence && then == Then.FAIL_THE_NOTIFICATION) {
-                    throw new IllegalStateException("injected failure after fencing descriptor transaction "
-                            + transactionalId);
+                    throw new IllegalStateException(
+                            "injected failure after fencing descriptor transaction " + transactionalId);
                 }
             }
 
@@ -79,7 +83,9 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
 
     private void fenceProducer(String transactionalId) throws IOException {
         try (Admin admin = Admin.create(adminProperties)) {
-            admin.fenceProducers(List.of(transactionalId)).all().get(Duration.ofMinutes(1).toMillis(), TimeUnit.MILLISECONDS);
+            admin.fenceProducers(List.of(transactionalId))
+                    .all()
+                    .get(Duration.ofMinutes(1).toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             throw new IOException("cannot fence " + transactionalId, e);
         }

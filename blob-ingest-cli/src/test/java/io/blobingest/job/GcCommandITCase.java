@@ -40,26 +40,29 @@ class GcCommandITCase {
     static final S3ServerExtension S3 = new S3ServerExtension("blob-ingest");
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(PARTITIONS)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .build());
 
     @Test
     void gcListsThenAbortsTheUploadsAndPartsOfACancelledJobButNothingCommitted(
             @InjectClusterClient ClusterClient<?> client) throws Exception {
         RunResult committedRun = runCli(runArgs("committed", new TestWorkload(3, 60), "--bounded"));
         assertThat(committedRun.exitCode()).as(committedRun.output()).isZero();
-        List<String> committed = S3.objectKeys(BASE_PREFIX + "/").stream().filter(key -> !key.contains("_tmp_")).toList();
+        List<String> committed = S3.objectKeys(BASE_PREFIX + "/").stream()
+                .filter(key -> !key.contains("_tmp_"))
+                .toList();
         assertThat(committed).anyMatch(key -> key.endsWith(".arrow")).anyMatch(key -> key.endsWith(".blob"));
         // The sink does not clean up after persist(): a committed size-or-time set keeps its parts.
         List<String> partsOfCommittedSets = persistedParts();
 
         String[] killedRun = runArgs("killed", new TestWorkload(5, 300), "--fresh");
         CompletableFuture<RunResult> killed = CompletableFuture.supplyAsync(() -> runCli(killedRun));
-        Await.until(() -> !uploadsUnderBase().isEmpty() && persistedParts().size() > partsOfCommittedSets.size(),
-                "an open blob set with multipart uploads and persisted parts", Duration.ofMinutes(2));
+        Await.until(
+                () -> !uploadsUnderBase().isEmpty() && persistedParts().size() > partsOfCommittedSets.size(),
+                "an open blob set with multipart uploads and persisted parts",
+                Duration.ofMinutes(2));
         cancelRunningJob(client);
         assertThat(killed.get().exitCode()).isEqualTo(io.blobingest.job.cli.BlobIngestCli.EXIT_FAULT);
         List<InProgressUpload> uploads = uploadsUnderBase();
@@ -67,13 +70,18 @@ class GcCommandITCase {
 
         RunResult list = runCli(gc("--grace", "0s"));
         assertThat(list.exitCode()).as(list.output()).isZero();
-        assertThat(list.output()).contains("multipart-upload", "persisted-part", "would remove", " 0 removed")
-                .contains(uploads.get(0).uploadId()).contains(parts.get(parts.size() - 1));
+        assertThat(list.output())
+                .contains("multipart-upload", "persisted-part", "would remove", " 0 removed")
+                .contains(uploads.get(0).uploadId())
+                .contains(parts.get(parts.size() - 1));
         assertThat(uploadsUnderBase()).containsExactlyInAnyOrderElementsOf(uploads);
         assertThat(persistedParts()).containsExactlyInAnyOrderElementsOf(parts);
 
         RunResult withinGrace = runCli(gc("--delete"));
-        assertThat(withinGrace.output()).as(withinGrace.output()).contains(" 0 removed").contains("kept: younger than 1h");
+        assertThat(withinGrace.output())
+                .as(withinGrace.output())
+                .contains(" 0 removed")
+                .contains("kept: younger than 1h");
         assertThat(uploadsUnderBase()).containsExactlyInAnyOrderElementsOf(uploads);
 
         RunResult delete = runCli(gc("--delete", "--grace", "0s"));
@@ -82,12 +90,14 @@ class GcCommandITCase {
         assertThat(uploadsUnderBase()).isEmpty();
         assertThat(persistedParts()).isEmpty();
         assertThat(S3.objectKeys(BASE_PREFIX + "/")).containsAll(committed);
-        RunResult verify = runCli(S3CliOptions.withS3Options(S3, "pack", "verify", S3.uri(BASE_PREFIX).toString()));
+        RunResult verify = runCli(S3CliOptions.withS3Options(
+                S3, "pack", "verify", S3.uri(BASE_PREFIX).toString()));
         assertThat(verify.exitCode()).as(verify.output()).isZero();
     }
 
     private static String[] gc(String... options) {
-        List<String> args = new ArrayList<>(List.of("gc", "--base", S3.uri(BASE_PREFIX).toString()));
+        List<String> args =
+                new ArrayList<>(List.of("gc", "--base", S3.uri(BASE_PREFIX).toString()));
         args.addAll(List.of(options));
         return S3CliOptions.withS3Options(S3, args.toArray(String[]::new));
     }
@@ -106,21 +116,40 @@ class GcCommandITCase {
             records.add(workload.record(topic, PARTITIONS, i));
         }
         KAFKA.send(records);
-        List<String> args = new ArrayList<>(List.of("run", "--config", S3IngestJobITCase.DEPLOY_CONFIG.toString(),
-                "--bootstrap-servers", KAFKA.bootstrapServers(), "--input-topic", topic,
-                "--descriptor-topic", topic + "-descriptors", "--dlq-topic", topic + "-dead-letters",
-                "--base", S3.uri(BASE_PREFIX).toString(), "--checkpoint-interval", "1s",
-                "-D", "sink.raw-pack.roll-policy=size-or-time", "-D", "sink.raw-pack.roll-interval=1h"));
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--config",
+                S3IngestJobITCase.DEPLOY_CONFIG.toString(),
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--input-topic",
+                topic,
+                "--descriptor-topic",
+                topic + "-descriptors",
+                "--dlq-topic",
+                topic + "-dead-letters",
+                "--base",
+                S3.uri(BASE_PREFIX).toString(),
+                "--checkpoint-interval",
+                "1s",
+                "-D",
+                "sink.raw-pack.roll-policy=size-or-time",
+                "-D",
+                "sink.raw-pack.roll-interval=1h"));
         args.addAll(List.of(extra));
         return S3CliOptions.withS3Options(S3, args.toArray(String[]::new));
     }
 
     private static List<InProgressUpload> uploadsUnderBase() {
-        return S3.inProgressMultipartUploads().stream().filter(u -> u.key().startsWith(BASE_PREFIX + "/")).toList();
+        return S3.inProgressMultipartUploads().stream()
+                .filter(u -> u.key().startsWith(BASE_PREFIX + "/"))
+                .toList();
     }
 
     private static List<String> persistedParts() {
-        return S3.objectKeys(BASE_PREFIX + "/").stream().filter(key -> key.contains("_tmp_")).toList();
+        return S3.objectKeys(BASE_PREFIX + "/").stream()
+                .filter(key -> key.contains("_tmp_"))
+                .toList();
     }
 
     private static void cancelRunningJob(ClusterClient<?> client) throws Exception {

@@ -56,17 +56,17 @@ class IngestJobFailoverITCase {
     static final String INPUT_TOPIC = "blobs";
     /** 2,000 records: the placement boundaries and 5-20 MiB segments, Packed frames, Inline packets. */
     private static final TestWorkload WORKLOAD = new TestWorkload(11, 2_000);
+
     private static final long FAIL_AFTER_BLOBS_PER_SUBTASK = WORKLOAD.count() / (3L * PARTITIONS);
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(PARTITIONS)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .build());
 
     /** Every run reads the same input topic with its own consumer group and output topics. */
     @BeforeAll
@@ -97,8 +97,12 @@ class IngestJobFailoverITCase {
         IngestJob.build(env, config, new InjectedFailure(runId, failure));
         env.execute("failover " + failure + " " + policy);
 
-        assertThat(Failures.fired(runId, failure)).as("the injected failure %s struck", failure).isTrue();
-        assertThat(FailOncePassThrough.restoredSubtasks(runId)).as("subtasks restored from a checkpoint").isPositive();
+        assertThat(Failures.fired(runId, failure))
+                .as("the injected failure %s struck", failure)
+                .isTrue();
+        assertThat(FailOncePassThrough.restoredSubtasks(runId))
+                .as("subtasks restored from a checkpoint")
+                .isPositive();
         Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
         PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
         assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
@@ -110,8 +114,13 @@ class IngestJobFailoverITCase {
     }
 
     /** A bounded run of the job on {@code kafka}'s topic {@value #INPUT_TOPIC}, 200 ms checkpoints, three restarts. */
-    static Configuration jobConfiguration(KafkaBrokerExtension kafka,
-            String runId, RollPolicy policy, String descriptorTopic, String deadLetterTopic, Path base) {
+    static Configuration jobConfiguration(
+            KafkaBrokerExtension kafka,
+            String runId,
+            RollPolicy policy,
+            String descriptorTopic,
+            String deadLetterTopic,
+            Path base) {
         Configuration config = new Configuration();
         config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
         config.set(BlobKafkaOptions.INPUT_TOPIC, INPUT_TOPIC);
@@ -139,7 +148,8 @@ class IngestJobFailoverITCase {
 
         @Override
         public DataStream<PlacedBlob> beforeSink(DataStream<PlacedBlob> placed) {
-            return placed.map(new FailOncePassThrough(runId, point, FAIL_AFTER_BLOBS_PER_SUBTASK), BlobTypes.PLACED_BLOB)
+            return placed.map(
+                            new FailOncePassThrough(runId, point, FAIL_AFTER_BLOBS_PER_SUBTASK), BlobTypes.PLACED_BLOB)
                     .name("Pass through, fail once " + point)
                     .uid("fail-once-pass-through");
         }

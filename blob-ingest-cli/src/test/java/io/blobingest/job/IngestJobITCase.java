@@ -30,13 +30,13 @@ class IngestJobITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(PARTITIONS)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .build());
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void everyInputBecomesExactlyOneCommittedDescriptorThatReadsBackByteExact() throws Exception {
@@ -46,9 +46,20 @@ class IngestJobITCase {
         KAFKA.createTopic("dead-letters", 1);
         Path base = dir.resolve("base");
 
-        RunResult run = run("--input-topic", "blobs", "--descriptor-topic", "descriptors", "--dlq-topic", "dead-letters",
-                "--base", base.toString(), "--parallelism", Integer.toString(PARTITIONS),
-                "--checkpoint-interval", "1s", "--bounded");
+        RunResult run = run(
+                "--input-topic",
+                "blobs",
+                "--descriptor-topic",
+                "descriptors",
+                "--dlq-topic",
+                "dead-letters",
+                "--base",
+                base.toString(),
+                "--parallelism",
+                Integer.toString(PARTITIONS),
+                "--checkpoint-interval",
+                "1s",
+                "--bounded");
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains("run summary: " + workload.count() + " descriptors", "dead letters 0");

@@ -84,6 +84,7 @@ class LanceOutputITCase {
     private static final int PARTITIONS = IngestJobFailoverITCase.PARTITIONS;
     /** The placement boundaries (5-20 MiB segments), Packed frames and Inline packets. */
     private static final TestWorkload WORKLOAD = new TestWorkload(14, 1_200);
+
     private static final int FIRST_RUN = 600;
     private static final long FAIL_AFTER_BLOBS_PER_SUBTASK = FIRST_RUN / (3L * PARTITIONS);
     private static final Duration DEADLINE = Duration.ofMinutes(3);
@@ -95,14 +96,16 @@ class LanceOutputITCase {
     static final S3ServerExtension S3 = new S3ServerExtension("blob-ingest-lance");
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(PARTITIONS)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .build());
 
     /** Where the dataset and the blob base live. */
-    enum Storage { LOCAL, S3 }
+    enum Storage {
+        LOCAL,
+        S3
+    }
 
     /** What goes wrong in a one-run test. */
     enum Failure {
@@ -119,8 +122,11 @@ class LanceOutputITCase {
         Run run = new Run(storage, dir);
         Configuration config = run.configuration();
         config.set(BlobKafkaOptions.BOUNDED, false);
-        config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir.resolve("checkpoints").toUri().toString());
-        config.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        config.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                dir.resolve("checkpoints").toUri().toString());
+        config.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         WORKLOAD.send(KAFKA, run.inputTopic, PARTITIONS, 0, FIRST_RUN);
         Failures.arm(run.runId, Failures.Point.MID_PACK_WRITE);
@@ -139,18 +145,23 @@ class LanceOutputITCase {
         IngestJob.build(second, resumed, new FailMidPackWrite(run.runId));
         second.execute("lance output on " + storage + ", restored from the retained checkpoint");
 
-        assertThat(FailOncePassThrough.restoredSubtasks(run.runId)).as("subtasks restored from a checkpoint").isPositive();
+        assertThat(FailOncePassThrough.restoredSubtasks(run.runId))
+                .as("subtasks restored from a checkpoint")
+                .isPositive();
         assertEveryInputOnceAndByteExact(run.datasetUri, run.storageOptions(), WORKLOAD.count());
-        assertThat(committingJobs(run)).as("jobs whose checkpoints the dataset holds: the first and the restored one")
+        assertThat(committingJobs(run))
+                .as("jobs whose checkpoints the dataset holds: the first and the restored one")
                 .hasSizeGreaterThanOrEqualTo(2);
         if (storage == Storage.LOCAL) {
             assertThat(directorySize(Path.of(run.datasetUri)))
-                    .as("the dataset holds the Inline bytes and metadata, not the %d bytes of the workload",
+                    .as(
+                            "the dataset holds the Inline bytes and metadata, not the %d bytes of the workload",
                             WORKLOAD.totalBytes())
                     .isLessThan(inlineBytes(WORKLOAD.count()) + 4 * TestWorkload.MIB);
         } else {
             assertThat(S3.objectKeys(run.runId + "/robots.lance/"))
-                    .as("no sidecar was copied into the dataset").noneMatch(key -> key.endsWith(".blob"));
+                    .as("no sidecar was copied into the dataset")
+                    .noneMatch(key -> key.endsWith(".blob"));
         }
     }
 
@@ -162,15 +173,24 @@ class LanceOutputITCase {
         WORKLOAD.send(KAFKA, run.inputTopic, PARTITIONS, 0, FIRST_RUN);
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
-        IngestJob.build(env, config, new InjectedFailure(run.runId, failure, run.datasetUri,
-                BlobKafkaConnectors.fromConfig(config).adminProperties()));
+        IngestJob.build(
+                env,
+                config,
+                new InjectedFailure(
+                        run.runId,
+                        failure,
+                        run.datasetUri,
+                        BlobKafkaConnectors.fromConfig(config).adminProperties()));
         env.execute("lance output, " + failure);
 
         if (failure == Failure.AFTER_LANCE_COMMIT) {
             assertThat(FailAfterLanceCommit.checkpointCommittedBeforeFailure(run.runId))
-                    .as("the injected failure struck after a Lance commit").isPresent();
+                    .as("the injected failure struck after a Lance commit")
+                    .isPresent();
         } else {
-            assertThat(FencingDescriptorSink.fenced(run.runId)).as("a descriptor transaction was fenced").isNotNull();
+            assertThat(FencingDescriptorSink.fenced(run.runId))
+                    .as("a descriptor transaction was fenced")
+                    .isNotNull();
             Set<Integer> all = IntStream.range(0, FIRST_RUN).boxed().collect(Collectors.toSet());
             PipelineOutput.read(KAFKA, run.descriptorTopic, run.localBase)
                     .assertExactlyOnceAndByteExact(new TestWorkload(WORKLOAD.seed(), FIRST_RUN), all);
@@ -194,8 +214,12 @@ class LanceOutputITCase {
 
     private static long lanceRows(Run run) {
         try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = Dataset.open(allocator, run.datasetUri,
-                        new ReadOptions.Builder().setStorageOptions(run.storageOptions()).build())) {
+                Dataset dataset = Dataset.open(
+                        allocator,
+                        run.datasetUri,
+                        new ReadOptions.Builder()
+                                .setStorageOptions(run.storageOptions())
+                                .build())) {
             return dataset.countRows();
         } catch (RuntimeException notCreatedYet) {
             return 0;
@@ -206,9 +230,11 @@ class LanceOutputITCase {
         try (Stream<Path> walk = Files.walk(checkpoints, 2)) {
             return walk.filter(p -> p.getFileName().toString().startsWith("chk-"))
                     .filter(p -> Files.exists(p.resolve("_metadata")))
-                    .max(Comparator.comparingLong(p -> Long.parseLong(p.getFileName().toString().substring(4))))
+                    .max(Comparator.comparingLong(
+                            p -> Long.parseLong(p.getFileName().toString().substring(4))))
                     .orElseThrow(() -> new AssertionError("no retained checkpoint under " + checkpoints))
-                    .toUri().toString();
+                    .toUri()
+                    .toString();
         }
     }
 
@@ -223,7 +249,12 @@ class LanceOutputITCase {
     private static void assertEveryInputOnceAndByteExact(String uri, Map<String, String> storageOptions, int count)
             throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = Dataset.open(allocator, uri, new ReadOptions.Builder().setStorageOptions(storageOptions).build())) {
+                Dataset dataset = Dataset.open(
+                        allocator,
+                        uri,
+                        new ReadOptions.Builder()
+                                .setStorageOptions(storageOptions)
+                                .build())) {
             assertThat(dataset.countRows()).as("rows").isEqualTo(count);
             List<Long> indices = LongStream.range(0, count).boxed().toList();
             Map<Integer, Long> crcBySeq = new HashMap<>();
@@ -240,12 +271,14 @@ class LanceOutputITCase {
                         seqs.add(seq);
                         keys.add(key.isNull(row) ? null : key.get(row));
                         assertThat(crcBySeq.put(seq, Integer.toUnsignedLong(crc.get(row))))
-                                .as("input %d appears once", seq).isNull();
+                                .as("input %d appears once", seq)
+                                .isNull();
                     }
                 }
             }
-            assertThat(crcBySeq.keySet()).containsExactlyInAnyOrderElementsOf(
-                    IntStream.range(0, count).boxed().toList());
+            assertThat(crcBySeq.keySet())
+                    .containsExactlyInAnyOrderElementsOf(
+                            IntStream.range(0, count).boxed().toList());
             for (int i = 0; i < seqs.size(); i++) {
                 int seq = seqs.get(i);
                 byte[] read = readBlob(dataset, i);
@@ -261,8 +294,10 @@ class LanceOutputITCase {
 
     /** The job and checkpoint ids that the dataset's transactions carry, none twice. */
     private static void assertEachCheckpointCommittedOnce(String uri, Map<String, String> storageOptions) {
-        assertThat(commits(uri, storageOptions)).as("Lance transactions by job/checkpoint")
-                .isNotEmpty().doesNotHaveDuplicates();
+        assertThat(commits(uri, storageOptions))
+                .as("Lance transactions by job/checkpoint")
+                .isNotEmpty()
+                .doesNotHaveDuplicates();
     }
 
     private static Set<String> committingJobs(Run run) {
@@ -275,7 +310,12 @@ class LanceOutputITCase {
     private static List<String> commits(String uri, Map<String, String> storageOptions) {
         List<String> commits = new ArrayList<>();
         try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = Dataset.open(allocator, uri, new ReadOptions.Builder().setStorageOptions(storageOptions).build())) {
+                Dataset dataset = Dataset.open(
+                        allocator,
+                        uri,
+                        new ReadOptions.Builder()
+                                .setStorageOptions(storageOptions)
+                                .build())) {
             for (Version version : dataset.listVersions()) {
                 try (Dataset at = dataset.checkoutVersion(version.getId())) {
                     at.readTransaction().ifPresent(transaction -> {
@@ -320,7 +360,9 @@ class LanceOutputITCase {
 
     private static long directorySize(Path dir) throws Exception {
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(file -> file.toFile().length())
+                    .sum();
         }
     }
 
@@ -371,11 +413,16 @@ class LanceOutputITCase {
                 return Map.of();
             }
             return Map.of(
-                    "aws_endpoint", S3.endpoint().toString(),
-                    "allow_http", "true",
-                    "aws_access_key_id", S3ServerExtension.ACCESS_KEY,
-                    "aws_secret_access_key", S3ServerExtension.SECRET_KEY,
-                    "aws_virtual_hosted_style_request", "false");
+                    "aws_endpoint",
+                    S3.endpoint().toString(),
+                    "allow_http",
+                    "true",
+                    "aws_access_key_id",
+                    S3ServerExtension.ACCESS_KEY,
+                    "aws_secret_access_key",
+                    S3ServerExtension.SECRET_KEY,
+                    "aws_virtual_hosted_style_request",
+                    "false");
         }
     }
 
@@ -384,7 +431,8 @@ class LanceOutputITCase {
 
         @Override
         public DataStream<PlacedBlob> beforeSink(DataStream<PlacedBlob> placed) {
-            return placed.map(new FailOncePassThrough(runId, Failures.Point.MID_PACK_WRITE, FAIL_AFTER_BLOBS_PER_SUBTASK),
+            return placed.map(
+                            new FailOncePassThrough(runId, Failures.Point.MID_PACK_WRITE, FAIL_AFTER_BLOBS_PER_SUBTASK),
                             BlobTypes.PLACED_BLOB)
                     .name("Pass through, fail once mid pack write")
                     .uid("fail-once-pass-through");

@@ -43,7 +43,8 @@ class LargeExternalBlobITCase {
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aOneGibObjectIsStreamedIntoADedicatedSidecarByAJobWithA256MibHeap() throws Exception {
@@ -56,31 +57,63 @@ class LargeExternalBlobITCase {
             KAFKA.createTopic("large-blobs", 1);
             KAFKA.createTopic("large-descriptors", 1);
             KAFKA.createTopic("large-dead-letters", 1);
-            KAFKA.send(List.of(new ProducerRecord<>("large-blobs", 0, "video".getBytes(UTF_8), null,
-                    List.of(new RecordHeader("blob.uri", object.toUri().toString().getBytes(UTF_8))))));
+            KAFKA.send(List.of(new ProducerRecord<>(
+                    "large-blobs",
+                    0,
+                    "video".getBytes(UTF_8),
+                    null,
+                    List.of(new RecordHeader(
+                            "blob.uri", object.toUri().toString().getBytes(UTF_8))))));
 
-            Process child = launch(gcLog, dir.resolve("child-output.txt"), "run",
-                    "--bootstrap-servers", KAFKA.bootstrapServers(), "--input-topic", "large-blobs",
-                    "--descriptor-topic", "large-descriptors", "--dlq-topic", "large-dead-letters",
-                    "--base", base.toString(), "--parallelism", "1", "--checkpoint-interval", "2s", "--bounded",
-                    "-D", "external.allowed-prefixes=" + external.toUri());
+            Process child = launch(
+                    gcLog,
+                    dir.resolve("child-output.txt"),
+                    "run",
+                    "--bootstrap-servers",
+                    KAFKA.bootstrapServers(),
+                    "--input-topic",
+                    "large-blobs",
+                    "--descriptor-topic",
+                    "large-descriptors",
+                    "--dlq-topic",
+                    "large-dead-letters",
+                    "--base",
+                    base.toString(),
+                    "--parallelism",
+                    "1",
+                    "--checkpoint-interval",
+                    "2s",
+                    "--bounded",
+                    "-D",
+                    "external.allowed-prefixes=" + external.toUri());
 
-            assertThat(child.waitFor(10, TimeUnit.MINUTES)).as("child job finished").isTrue();
-            assertThat(child.exitValue()).as(tail(dir.resolve("child-output.txt"))).isZero();
+            assertThat(child.waitFor(10, TimeUnit.MINUTES))
+                    .as("child job finished")
+                    .isTrue();
+            assertThat(child.exitValue())
+                    .as(tail(dir.resolve("child-output.txt")))
+                    .isZero();
             assertThat(KAFKA.drainCommitted("large-dead-letters")).isEmpty();
             List<DescriptorRow> descriptors = KAFKA.drainCommitted("large-descriptors").stream()
-                    .map(DescriptorRecords::parse).toList();
+                    .map(DescriptorRecords::parse)
+                    .toList();
             assertThat(descriptors).singleElement().satisfies(row -> {
-                assertThat(row.blob()).isEqualTo(BlobDescriptor.dedicated(OBJECT_SIZE, row.blob().blobId()));
+                assertThat(row.blob())
+                        .isEqualTo(
+                                BlobDescriptor.dedicated(OBJECT_SIZE, row.blob().blobId()));
                 assertThat(row.crc32c()).isEqualTo(objectCrc);
             });
             DescriptorRow row = descriptors.get(0);
-            Path sidecar = Path.of(BlobSets.sidecarUri(base.toUri(), row.blobSet(), row.blob().blobId()));
+            Path sidecar = Path.of(
+                    BlobSets.sidecarUri(base.toUri(), row.blobSet(), row.blob().blobId()));
             assertThat(Files.size(sidecar)).isEqualTo(OBJECT_SIZE);
-            assertThat(streamingCrc32c(sidecar)).as("crc32c of the committed sidecar").isEqualTo(objectCrc);
+            assertThat(streamingCrc32c(sidecar))
+                    .as("crc32c of the committed sidecar")
+                    .isEqualTo(objectCrc);
 
             HeapUse heap = HeapUse.fromGcLog(gcLog);
-            System.out.printf("child JVM -Xmx%dm: peak heap in use before a GC %d MiB, %d GCs%n",
+            System.out.printf(
+                    "child JVM -Xmx%dm: peak heap in use before a GC %d MiB, %d GCs%n",
                     CHILD_HEAP_MIB, heap.peakMib(), heap.collections());
             assertThat(heap.collections()).as("GCs logged by the child").isPositive();
             assertThat(heap.peakMib()).isLessThanOrEqualTo(CHILD_HEAP_MIB);
@@ -124,7 +157,8 @@ class LargeExternalBlobITCase {
         List<String> command = new ArrayList<>();
         command.add(ROOT.resolve("blob-ingest").toString());
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().put("BLOB_INGEST_JAVA_OPTS", "-Xmx" + CHILD_HEAP_MIB + "m -Xlog:gc:file=" + gcLog);
         return builder.start();
     }

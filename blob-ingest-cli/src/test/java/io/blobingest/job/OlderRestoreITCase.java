@@ -51,13 +51,15 @@ class OlderRestoreITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(PARTITIONS)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .build());
 
-    enum Restore { TWICE_FROM_ONE_SAVEPOINT, FROM_AN_OLDER_RETAINED_CHECKPOINT }
+    enum Restore {
+        TWICE_FROM_ONE_SAVEPOINT,
+        FROM_AN_OLDER_RETAINED_CHECKPOINT
+    }
 
     static Stream<Arguments> restores() {
         return Arrays.stream(Restore.values())
@@ -77,23 +79,29 @@ class OlderRestoreITCase {
         KAFKA.createTopic(deadLetterTopic, 1);
         Path base = dir.resolve("base");
         Path checkpoints = dir.resolve("checkpoints");
-        Configuration config = IngestJobFailoverITCase.jobConfiguration(
-                KAFKA, runId, policy, descriptorTopic, deadLetterTopic, base);
+        Configuration config =
+                IngestJobFailoverITCase.jobConfiguration(KAFKA, runId, policy, descriptorTopic, deadLetterTopic, base);
         config.set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
         config.set(BlobKafkaOptions.BOUNDED, false);
-        config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
-        config.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        config.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+        config.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         config.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 1000);
         WORKLOAD.send(KAFKA, inputTopic, PARTITIONS, 0, FIRST_RUN);
 
         JobClient first = start(config);
-        KAFKA.awaitRecords(descriptorTopic, IsolationLevel.READ_COMMITTED,
-                restore == Restore.TWICE_FROM_ONE_SAVEPOINT ? FIRST_RUN / 2 : FIRST_RUN, DEADLINE);
+        KAFKA.awaitRecords(
+                descriptorTopic,
+                IsolationLevel.READ_COMMITTED,
+                restore == Restore.TWICE_FROM_ONE_SAVEPOINT ? FIRST_RUN / 2 : FIRST_RUN,
+                DEADLINE);
         String restorePoint;
         if (restore == Restore.TWICE_FROM_ONE_SAVEPOINT) {
-            restorePoint = first.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(),
-                    SavepointFormatType.CANONICAL).get();
+            restorePoint = first.stopWithSavepoint(
+                            false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get();
             first.getJobExecutionResult().get();
             WORKLOAD.send(KAFKA, inputTopic, PARTITIONS, FIRST_RUN, WORKLOAD.count());
             runBounded(config, restorePoint);
@@ -115,7 +123,8 @@ class OlderRestoreITCase {
         Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
         PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
         assertThat(refused).as("the restore from %s is refused", restorePoint).isNotNull();
-        assertThat(refused).hasStackTraceContaining(REFUSAL)
+        assertThat(refused)
+                .hasStackTraceContaining(REFUSAL)
                 .hasStackTraceContaining("sink.raw-pack.allow-older-restore");
     }
 
@@ -135,19 +144,22 @@ class OlderRestoreITCase {
     }
 
     private static Path oldestRetainedCheckpoint(Path checkpoints) throws IOException {
-        return retainedCheckpoints(checkpoints).min(Comparator.comparingLong(OlderRestoreITCase::checkpointId))
+        return retainedCheckpoints(checkpoints)
+                .min(Comparator.comparingLong(OlderRestoreITCase::checkpointId))
                 .orElseThrow();
     }
 
     private static Path latestRetainedCheckpoint(Path checkpoints) throws IOException {
-        return retainedCheckpoints(checkpoints).max(Comparator.comparingLong(OlderRestoreITCase::checkpointId))
+        return retainedCheckpoints(checkpoints)
+                .max(Comparator.comparingLong(OlderRestoreITCase::checkpointId))
                 .orElseThrow();
     }
 
     /** {@code <dir>/<job id>/chk-<n>} with a {@code _metadata} file. */
     private static Stream<Path> retainedCheckpoints(Path checkpoints) throws IOException {
         try (Stream<Path> walk = Files.walk(checkpoints, 2)) {
-            return walk.filter(p -> p.getFileName().toString().startsWith("chk-"))
+            return walk
+                    .filter(p -> p.getFileName().toString().startsWith("chk-"))
                     .filter(p -> Files.exists(p.resolve("_metadata")))
                     .toList()
                     .stream();

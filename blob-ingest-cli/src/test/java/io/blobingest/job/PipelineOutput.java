@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.kafka.DescriptorRecords;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import io.blobingest.objectlayer.BlobFeatures;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobRequest;
-import io.blobingest.objectlayer.BlobFeatures;
+import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.ObjectLayer;
-import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import io.blobingest.placement.PlacementPolicy;
@@ -41,7 +41,8 @@ final class PipelineOutput {
     final URI base;
     private final BlobStorage storage;
 
-    private PipelineOutput(List<DescriptorRow> descriptors, List<DescriptorRow> manifestRows, URI base, BlobStorage storage) {
+    private PipelineOutput(
+            List<DescriptorRow> descriptors, List<DescriptorRow> manifestRows, URI base, BlobStorage storage) {
         this.descriptors = descriptors;
         this.manifestRows = manifestRows;
         this.base = base;
@@ -118,12 +119,15 @@ final class PipelineOutput {
     /** As {@link #assertExactlyOnceAndByteExact(Inputs, Set)}, for a run that placed by {@code policy}. */
     void assertExactlyOnceAndByteExact(Inputs workload, Set<Integer> placed, PlacementPolicy policy)
             throws IOException {
-        assertExactlyOnceAndByteExact(workload, placed,
-                index -> BlobKind.valueOf(policy.place(workload.bytes(index).length).name()));
+        assertExactlyOnceAndByteExact(
+                workload,
+                placed,
+                index -> BlobKind.valueOf(
+                        policy.place(workload.bytes(index).length).name()));
     }
 
-    private void assertExactlyOnceAndByteExact(Inputs workload, Set<Integer> placed,
-            IntFunction<BlobKind> expectedKind) throws IOException {
+    private void assertExactlyOnceAndByteExact(Inputs workload, Set<Integer> placed, IntFunction<BlobKind> expectedKind)
+            throws IOException {
         assertExactlyOnce(descriptors, placed, "descriptor topic");
         assertExactlyOnce(manifestRows, placed, "manifests");
         Map<Integer, DescriptorRow> byIndex = new HashMap<>();
@@ -143,16 +147,19 @@ final class PipelineOutput {
                     int index = batch.get(k);
                     DescriptorRow row = byIndex.get(index);
                     byte[] expected = workload.bytes(index);
-                    assertThat(blobs.get(k)).as("bytes of input %d (%s)", index, row.blob()).isEqualTo(expected);
-                    assertThat(row.crc32c()).as("crc32c of input %d", index)
+                    assertThat(blobs.get(k))
+                            .as("bytes of input %d (%s)", index, row.blob())
+                            .isEqualTo(expected);
+                    assertThat(row.crc32c())
+                            .as("crc32c of input %d", index)
                             .isEqualTo(expectedKind.apply(index) == BlobKind.EXTERNAL ? null : crc32c(expected));
                     assertThat(row.key()).as("key of input %d", index).isEqualTo(workload.key(index));
-                    assertThat(row.attributes()).as("headers of input %d", index)
-                            .usingElementComparator((a, b) -> a.name().equals(b.name())
-                                    && java.util.Arrays.equals(a.value(), b.value()) ? 0 : 1)
+                    assertThat(row.attributes())
+                            .as("headers of input %d", index)
+                            .usingElementComparator((a, b) ->
+                                    a.name().equals(b.name()) && java.util.Arrays.equals(a.value(), b.value()) ? 0 : 1)
                             .containsExactlyElementsOf(attributes(workload.headers(index)));
-                    assertThat(row.blob().kind()).as("kind of input %d", index)
-                            .isEqualTo(expectedKind.apply(index));
+                    assertThat(row.blob().kind()).as("kind of input %d", index).isEqualTo(expectedKind.apply(index));
                 }
             }
         }
@@ -172,8 +179,12 @@ final class PipelineOutput {
         missing.removeAll(counts.keySet());
         Set<Integer> unexpected = new java.util.TreeSet<>(counts.keySet());
         unexpected.removeAll(placed);
-        assertThat(missing).as("inputs missing from the %s (%d of %d)", where, missing.size(), placed.size()).isEmpty();
-        assertThat(unexpected).as("inputs in the %s that should not be there", where).isEmpty();
+        assertThat(missing)
+                .as("inputs missing from the %s (%d of %d)", where, missing.size(), placed.size())
+                .isEmpty();
+        assertThat(unexpected)
+                .as("inputs in the %s that should not be there", where)
+                .isEmpty();
     }
 
     static BlobKind expectedKind(long size) {
@@ -184,7 +195,9 @@ final class PipelineOutput {
     }
 
     private static List<DescriptorRow.Attribute> attributes(List<Header> headers) {
-        return headers.stream().map(h -> new DescriptorRow.Attribute(h.key(), h.value())).toList();
+        return headers.stream()
+                .map(h -> new DescriptorRow.Attribute(h.key(), h.value()))
+                .toList();
     }
 
     private static long crc32c(byte[] bytes) {

@@ -38,7 +38,8 @@ class PlainRestartITCase {
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aPlainRestartAfterAKillDeliversTheDescriptorsOfSetsCommittedBeforeIt() throws Exception {
@@ -63,7 +64,9 @@ class PlainRestartITCase {
 
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_KILL, WORKLOAD.count());
             second = ChildProcess.start(restart, dir.resolve("second.log"));
-            assertThat(second.awaitExit(TIMEOUT)).as("exit code of the plain restart").isZero();
+            assertThat(second.awaitExit(TIMEOUT))
+                    .as("exit code of the plain restart")
+                    .isZero();
 
             Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
             PipelineOutput.read(KAFKA, "descriptors", base).assertExactlyOnceAndByteExact(WORKLOAD, all);
@@ -71,7 +74,8 @@ class PlainRestartITCase {
             StoredBlobs stored = new StoredBlobs(base);
             stored.assertOnlyCommittedFilesAreVisible(stored.committedManifests());
             // The restart claimed the checkpoint it resumed: a later start does not go back to it.
-            assertThat(RetainedCheckpoints.latest(checkpoints.toUri())).as("checkpoints left after the bounded run")
+            assertThat(RetainedCheckpoints.latest(checkpoints.toUri()))
+                    .as("checkpoints left after the bounded run")
                     .isEmpty();
         } catch (AssertionError | Exception e) {
             ChildProcess.printOutputs(first, second);
@@ -89,7 +93,9 @@ class PlainRestartITCase {
     private static void awaitACommittedSetWithoutDescriptors(ChildProcess child, Path base) throws Exception {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (true) {
-            assertThat(child.process().isAlive()).as("the first run is still running").isTrue();
+            assertThat(child.process().isAlive())
+                    .as("the first run is still running")
+                    .isTrue();
             PipelineOutput output = PipelineOutput.read(KAFKA, "descriptors", base);
             Set<String> delivered =
                     output.descriptors.stream().map(DescriptorRow::source).collect(Collectors.toSet());

@@ -31,12 +31,14 @@ class ProcessCrashITCase {
     private static final TestWorkload WORKLOAD = new TestWorkload(23, 1_500);
     /** Produced before the first start; the next part while it runs; the rest after the kill. */
     private static final int BEFORE_START = 500;
+
     private static final int BEFORE_KILL = 1_000;
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void everyInputExactlyOnceAfterTheProcessIsKilledAndResumedFromItsLastCheckpoint() throws Exception {
@@ -59,12 +61,15 @@ class ProcessCrashITCase {
 
             // The last records were acknowledged just before the kill: no checkpoint can have
             // committed their descriptors, which needs two more checkpoints.
-            assertThat(KAFKA.drainCommitted("descriptors")).as("descriptors committed when the process died")
+            assertThat(KAFKA.drainCommitted("descriptors"))
+                    .as("descriptors committed when the process died")
                     .isNotEmpty()
                     .hasSizeLessThan(BEFORE_KILL);
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_KILL, WORKLOAD.count());
             second = ChildProcess.start(resume, dir.resolve("second.log"));
-            assertThat(second.awaitExit(TIMEOUT)).as("exit code of the resumed bounded run").isZero();
+            assertThat(second.awaitExit(TIMEOUT))
+                    .as("exit code of the resumed bounded run")
+                    .isZero();
             assertThat(second.output()).contains("blob-ingest: job ");
 
             Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());

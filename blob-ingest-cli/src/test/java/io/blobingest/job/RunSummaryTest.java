@@ -29,7 +29,9 @@ class RunSummaryTest {
     private static final long ENTRY = 0x8000_0000_0000_0000L;
     private static final long TARGET = 4096;
 
-    @TempDir Path base;
+    @TempDir
+    Path base;
+
     private long nextOffset;
 
     @BeforeEach
@@ -43,9 +45,15 @@ class RunSummaryTest {
         RunBaseline baseline = baseline();
         writeSidecar("set-a", 1, 1000);
         writeSidecar("set-a", 2, 70_000);
-        writeManifest("set-a", List.of(
-                inline(10), inline(0), packed("set-a", 0, 400, 1), packed("set-a", 1, 500, 1),
-                dedicated("set-a", 70_000, 2), external(5, 100)));
+        writeManifest(
+                "set-a",
+                List.of(
+                        inline(10),
+                        inline(0),
+                        packed("set-a", 0, 400, 1),
+                        packed("set-a", 1, 500, 1),
+                        dedicated("set-a", 70_000, 2),
+                        external(5, 100)));
         writeSidecar("set-b", 1, 3000);
         writeManifest("set-b", List.of(packed("set-b", 0, 2900, 1)));
 
@@ -53,11 +61,12 @@ class RunSummaryTest {
 
         assertThat(summary.blobSets()).isEqualTo(2);
         assertThat(summary.descriptors()).isEqualTo(7);
-        assertThat(summary.kinds()).containsExactlyInAnyOrderEntriesOf(Map.of(
-                BlobKind.INLINE, new RunSummary.KindTotals(2, 10),
-                BlobKind.PACKED, new RunSummary.KindTotals(3, 3800),
-                BlobKind.DEDICATED, new RunSummary.KindTotals(1, 70_000),
-                BlobKind.EXTERNAL, new RunSummary.KindTotals(1, 100)));
+        assertThat(summary.kinds())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        BlobKind.INLINE, new RunSummary.KindTotals(2, 10),
+                        BlobKind.PACKED, new RunSummary.KindTotals(3, 3800),
+                        BlobKind.DEDICATED, new RunSummary.KindTotals(1, 70_000),
+                        BlobKind.EXTERNAL, new RunSummary.KindTotals(1, 100)));
         assertThat(summary.bytesPlaced()).isEqualTo(10 + 3800 + 70_000);
         assertThat(summary.dedicatedSidecars()).isEqualTo(1);
         assertThat(summary.dedicatedBytes()).isEqualTo(70_000);
@@ -69,7 +78,8 @@ class RunSummaryTest {
         writeSidecar("set-a", 1, 1000);
         writeSidecar("set-a", 3, 3000);
         writeSidecar("set-b", 1, 2000);
-        writeManifest("set-a", List.of(packed("set-a", 0, 100, 1), packed("set-a", 1, 100, 1), packed("set-a", 0, 100, 3)));
+        writeManifest(
+                "set-a", List.of(packed("set-a", 0, 100, 1), packed("set-a", 1, 100, 1), packed("set-a", 0, 100, 3)));
         writeManifest("set-b", List.of(packed("set-b", 0, 100, 1)));
 
         RunSummary summary = RunSummary.of(baseline, Duration.ofSeconds(1), TARGET, Map.of());
@@ -95,8 +105,11 @@ class RunSummaryTest {
     @Test
     void aRunThatCommittedNothingHasZeroesEverywhere() throws IOException {
         RunSummary summary = RunSummary.of(
-                RunBaseline.take(new org.apache.flink.core.fs.Path(base.resolve("empty").toUri())),
-                Duration.ZERO, TARGET, Map.of());
+                RunBaseline.take(
+                        new org.apache.flink.core.fs.Path(base.resolve("empty").toUri())),
+                Duration.ZERO,
+                TARGET,
+                Map.of());
 
         assertThat(summary.descriptors()).isZero();
         assertThat(summary.blobSets()).isZero();
@@ -129,17 +142,23 @@ class RunSummaryTest {
         writeSidecar("set-a", 1, 2048);
         writeManifest("set-a", List.of(inline(3), packed("set-a", 0, 1024, 1), external(0, 0)));
 
-        String text = RunSummary.of(baseline, Duration.ofSeconds(3), TARGET,
-                Map.of(DeadLetterCode.NULL_VALUE, 2L, DeadLetterCode.BAD_RANGE, 1L)).format();
+        String text = RunSummary.of(
+                        baseline,
+                        Duration.ofSeconds(3),
+                        TARGET,
+                        Map.of(DeadLetterCode.NULL_VALUE, 2L, DeadLetterCode.BAD_RANGE, 1L))
+                .format();
 
-        assertThat(text.lines().toList()).containsExactly(
-                "run summary: 3 descriptors in 1 blob sets, 3.0 s",
-                "  inline              1 blobs        3 B",
-                "  packed              1 blobs    1.0 KiB in 1 packs, average 2.0 KiB, 50.0% of the 4.0 KiB target",
-                "  dedicated           0 blobs        0 B in 0 sidecars",
-                "  external            1 references",
-                "  dead letters 3: null-value 2, bad-range 1",
-                "  throughput 1.0 blobs/s, 0.00 MiB/s");
+        assertThat(text.lines().toList())
+                .containsExactly(
+                        "run summary: 3 descriptors in 1 blob sets, 3.0 s",
+                        "  inline              1 blobs        3 B",
+                        "  packed              1 blobs    1.0 KiB in 1 packs, average 2.0 KiB, 50.0% of the 4.0 KiB"
+                                + " target",
+                        "  dedicated           0 blobs        0 B in 0 sidecars",
+                        "  external            1 references",
+                        "  dead letters 3: null-value 2, bad-range 1",
+                        "  throughput 1.0 blobs/s, 0.00 MiB/s");
     }
 
     @Test

@@ -44,7 +44,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class S3IngestJobITCase {
 
     static final int PARTITIONS = 2;
-    static final Path DEPLOY_CONFIG = Path.of("..", "deploy", "blob-ingest.yaml").toAbsolutePath().normalize();
+    static final Path DEPLOY_CONFIG =
+            Path.of("..", "deploy", "blob-ingest.yaml").toAbsolutePath().normalize();
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
@@ -54,15 +55,15 @@ class S3IngestJobITCase {
     static final S3ServerExtension S3 = new S3ServerExtension("blob-ingest");
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(PARTITIONS)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .build());
 
     @ParameterizedTest(name = "roll policy {0}")
     @ValueSource(strings = {"on-checkpoint", "size-or-time"})
-    void everyInputBecomesExactlyOneDescriptorThatReadsBackFromS3(String rollPolicy, @TempDir Path dir) throws Exception {
+    void everyInputBecomesExactlyOneDescriptorThatReadsBackFromS3(String rollPolicy, @TempDir Path dir)
+            throws Exception {
         String name = "happy-" + rollPolicy;
         TestWorkload workload = new TestWorkload(7, 2_000);
         createTopics(name);
@@ -72,10 +73,12 @@ class S3IngestJobITCase {
         RunResult run = runCli(runArgs(name, "--bounded", "-D", "sink.raw-pack.roll-policy=" + rollPolicy));
 
         assertThat(run.exitCode()).as(run.output()).isZero();
-        assertThat(S3.inProgressMultipartUploads()).as("uploads left in progress")
+        assertThat(S3.inProgressMultipartUploads())
+                .as("uploads left in progress")
                 .noneMatch(upload -> upload.key().startsWith(name + "/"));
         PipelineOutput output = PipelineOutput.read(KAFKA, name + "-descriptors", base, new FlinkFileSystemStorage());
-        output.assertExactlyOnceAndByteExact(workload, IntStream.range(0, workload.count()).boxed().collect(Collectors.toSet()));
+        output.assertExactlyOnceAndByteExact(
+                workload, IntStream.range(0, workload.count()).boxed().collect(Collectors.toSet()));
         assertThat(KAFKA.drainCommitted(name + "-dead-letters")).isEmpty();
 
         RunResult verify = runCli(S3CliOptions.withS3Options(S3, "pack", "verify", base.toString()));
@@ -94,13 +97,29 @@ class S3IngestJobITCase {
                 .orElseThrow();
         BlobDescriptor blob = row.blob();
 
-        RunResult cat = runCli(S3CliOptions.withS3Options(S3, "blob", "cat", "--kind", blob.kind().name().toLowerCase(Locale.ROOT),
-                "--base", output.base.toString(), "--set", row.blobSet(), "--id", Long.toString(blob.blobId()),
-                "--position", Long.toUnsignedString(blob.position()), "--size", Long.toString(blob.size()),
-                "-o", out.toString()));
+        RunResult cat = runCli(S3CliOptions.withS3Options(
+                S3,
+                "blob",
+                "cat",
+                "--kind",
+                blob.kind().name().toLowerCase(Locale.ROOT),
+                "--base",
+                output.base.toString(),
+                "--set",
+                row.blobSet(),
+                "--id",
+                Long.toString(blob.blobId()),
+                "--position",
+                Long.toUnsignedString(blob.position()),
+                "--size",
+                Long.toString(blob.size()),
+                "-o",
+                out.toString()));
 
         assertThat(cat.exitCode()).as(cat.output()).isZero();
-        assertThat(Files.readAllBytes(out)).as("blob cat of input %d (%s)", index, blob).isEqualTo(workload.bytes(index));
+        assertThat(Files.readAllBytes(out))
+                .as("blob cat of input %d (%s)", index, blob)
+                .isEqualTo(workload.bytes(index));
     }
 
     /**
@@ -128,22 +147,40 @@ class S3IngestJobITCase {
         RunResult cancelled = run.get();
 
         assertThat(cancelled.output()).contains("blob-ingest: " + name);
-        PipelineOutput output = PipelineOutput.read(KAFKA, name + "-descriptors", S3.uri(name), new FlinkFileSystemStorage());
-        output.assertExactlyOnceAndByteExact(workload, IntStream.range(0, workload.count()).boxed().collect(Collectors.toSet()));
+        PipelineOutput output =
+                PipelineOutput.read(KAFKA, name + "-descriptors", S3.uri(name), new FlinkFileSystemStorage());
+        output.assertExactlyOnceAndByteExact(
+                workload, IntStream.range(0, workload.count()).boxed().collect(Collectors.toSet()));
         Set<String> writerRuns = PipelineOutput.manifests(S3.uri(name)).stream()
-                .map(manifest -> manifest.getName().substring(0, manifest.getName().indexOf('-')))
+                .map(manifest ->
+                        manifest.getName().substring(0, manifest.getName().indexOf('-')))
                 .collect(Collectors.toSet());
-        assertThat(writerRuns).as("writer instances (a restored writer draws a new run id)").hasSizeGreaterThan(PARTITIONS);
-        RunResult verify = runCli(S3CliOptions.withS3Options(S3, "pack", "verify", S3.uri(name).toString()));
+        assertThat(writerRuns)
+                .as("writer instances (a restored writer draws a new run id)")
+                .hasSizeGreaterThan(PARTITIONS);
+        RunResult verify = runCli(
+                S3CliOptions.withS3Options(S3, "pack", "verify", S3.uri(name).toString()));
         assertThat(verify.exitCode()).as(verify.output()).isZero();
     }
 
     /** {@code run} with the deploy configuration, this test's servers, topics and prefix. */
     static String[] runArgs(String name, String... extra) {
-        List<String> args = new ArrayList<>(List.of("run", "--config", DEPLOY_CONFIG.toString(),
-                "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--input-topic", name, "--descriptor-topic", name + "-descriptors", "--dlq-topic", name + "-dead-letters",
-                "--base", S3.uri(name).toString(), "--checkpoint-interval", "1s"));
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--config",
+                DEPLOY_CONFIG.toString(),
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--input-topic",
+                name,
+                "--descriptor-topic",
+                name + "-descriptors",
+                "--dlq-topic",
+                name + "-dead-letters",
+                "--base",
+                S3.uri(name).toString(),
+                "--checkpoint-interval",
+                "1s"));
         args.addAll(List.of(extra));
         return S3CliOptions.withS3Options(S3, args.toArray(String[]::new));
     }
@@ -166,16 +203,22 @@ class S3IngestJobITCase {
     }
 
     private static void awaitManifests(String prefix, int count) throws InterruptedException {
-        Await.until(() -> S3.objectKeys(prefix + "/_descriptors/").size() >= count,
-                count + " manifests under " + prefix + "/_descriptors/", Duration.ofMinutes(2));
+        Await.until(
+                () -> S3.objectKeys(prefix + "/_descriptors/").size() >= count,
+                count + " manifests under " + prefix + "/_descriptors/",
+                Duration.ofMinutes(2));
     }
 
     private static void awaitDescriptors(String topic, int distinct) throws InterruptedException {
-        Await.until(() -> KAFKA.drainCommitted(topic).stream()
-                        .map(record -> new String(record.headers().lastHeader("seq").value()))
-                        .distinct()
-                        .count() >= distinct,
-                distinct + " distinct committed descriptors in " + topic, Duration.ofMinutes(3));
+        Await.until(
+                () -> KAFKA.drainCommitted(topic).stream()
+                                .map(record -> new String(
+                                        record.headers().lastHeader("seq").value()))
+                                .distinct()
+                                .count()
+                        >= distinct,
+                distinct + " distinct committed descriptors in " + topic,
+                Duration.ofMinutes(3));
     }
 
     private static JobID runningJob(ClusterClient<?> client) throws Exception {

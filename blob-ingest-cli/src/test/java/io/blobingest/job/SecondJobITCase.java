@@ -31,7 +31,8 @@ class SecondJobITCase {
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aSecondRunOnTheSameGroupIsRefusedAndTheFirstStaysExactlyOnce() throws Exception {
@@ -39,8 +40,7 @@ class SecondJobITCase {
         KAFKA.createTopic("descriptors", 1);
         KAFKA.createTopic("dead-letters", 1);
         Path base = dir.resolve("base");
-        List<String> run =
-                ChildProcess.runCommand(KAFKA, "shared", base, PARTITIONS, "1s", dir.resolve("checkpoints"));
+        List<String> run = ChildProcess.runCommand(KAFKA, "shared", base, PARTITIONS, "1s", dir.resolve("checkpoints"));
         ChildProcess first = null;
         try {
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, 0, BEFORE_SECOND);
@@ -49,16 +49,22 @@ class SecondJobITCase {
 
             List<String> second = new ArrayList<>(run);
             second.set(second.indexOf("--base") + 1, dir.resolve("second-base").toString());
-            second.set(second.indexOf("--checkpoint-dir") + 1, dir.resolve("second-checkpoints").toString());
+            second.set(
+                    second.indexOf("--checkpoint-dir") + 1,
+                    dir.resolve("second-checkpoints").toString());
             second.add("--bounded");
             RunResult refused = IngestJobITCase.runCli(second.toArray(String[]::new));
             assertThat(refused.exitCode()).as(refused.output()).isEqualTo(2);
-            assertThat(refused.output()).contains("another job is using the transactional id prefix 'shared'",
-                    "give this one its own --group-id");
+            assertThat(refused.output())
+                    .contains(
+                            "another job is using the transactional id prefix 'shared'",
+                            "give this one its own --group-id");
 
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_SECOND, WORKLOAD.count());
             awaitDescriptors(first, base, WORKLOAD.count());
-            assertThat(first.process().isAlive()).as("the first run is still running").isTrue();
+            assertThat(first.process().isAlive())
+                    .as("the first run is still running")
+                    .isTrue();
             Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
             PipelineOutput.read(KAFKA, "descriptors", base).assertExactlyOnceAndByteExact(WORKLOAD, all);
             assertThat(KAFKA.drainCommitted("dead-letters")).as("dead letters").isEmpty();
@@ -73,7 +79,9 @@ class SecondJobITCase {
     private static void awaitDescriptors(ChildProcess child, Path base, int count) throws Exception {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (PipelineOutput.read(KAFKA, "descriptors", base).descriptors.size() < count) {
-            assertThat(child.process().isAlive()).as("the first run is still running").isTrue();
+            assertThat(child.process().isAlive())
+                    .as("the first run is still running")
+                    .isTrue();
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("fewer than " + count + " committed descriptors within " + TIMEOUT);
             }

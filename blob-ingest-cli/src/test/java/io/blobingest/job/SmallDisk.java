@@ -74,7 +74,9 @@ final class SmallDisk implements AutoCloseable {
     }
 
     private static int run(List<String> command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
         if (!process.waitFor(1, TimeUnit.MINUTES)) {
             process.destroyForcibly();

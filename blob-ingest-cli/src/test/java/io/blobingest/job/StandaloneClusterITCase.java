@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StandaloneClusterITCase {
 
-    private static final Path CLUSTER_HOME = Path.of("target", "standalone-cluster").toAbsolutePath();
+    private static final Path CLUSTER_HOME =
+            Path.of("target", "standalone-cluster").toAbsolutePath();
     private static final String MAIN_CLASS = "io.blobingest.job.cli.JobCli";
     private static final int PARTITIONS = 2;
     private static final int PARALLELISM = 2;
@@ -46,12 +47,14 @@ class StandaloneClusterITCase {
     private static final TestWorkload WORKLOAD = new TestWorkload(37, 1_500);
     /** Produced before the submission; the next part while the job runs; the rest after the kill. */
     private static final int BEFORE_START = 500;
+
     private static final int BEFORE_KILL = 1_000;
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void everyInputExactlyOnceAfterTheTaskManagerRunningTheJobIsKilled() throws Exception {
@@ -64,7 +67,8 @@ class StandaloneClusterITCase {
         // as a cluster configures them for its jobs (README, "On a Flink cluster").
         Map<String, String> settings = Map.of(
                 "taskmanager.numberOfTaskSlots", "1",
-                "execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString(),
+                "execution.checkpointing.dir",
+                        dir.resolve("checkpoints").toUri().toString(),
                 "execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION",
                 // A killed TaskManager is noticed within seconds: its heartbeat RPCs fail at once
                 // (heartbeat.rpc-failure-threshold, 2), rather than after Flink's 50 s timeout.
@@ -78,7 +82,10 @@ class StandaloneClusterITCase {
             assertThat(submit.exitCode()).as("exit code of flink run -d").isZero();
             String job = cluster.awaitOnlyJob(TIMEOUT);
             Set<String> running = cluster.awaitTaskManagersRunning(job, tms -> true, "any TaskManager", TIMEOUT);
-            assertThat(running).as("TaskManagers running the job").isSubsetOf("tm-1", "tm-2").isNotEmpty();
+            assertThat(running)
+                    .as("TaskManagers running the job")
+                    .isSubsetOf("tm-1", "tm-2")
+                    .isNotEmpty();
             outputs.awaitMoreThan(0, TIMEOUT);
 
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_START, BEFORE_KILL);
@@ -86,17 +93,22 @@ class StandaloneClusterITCase {
             cluster.taskManager(victim).kill();
             // The last records were acknowledged just before the kill: no checkpoint can have
             // committed their descriptors, which needs two more checkpoints.
-            assertThat(KAFKA.drainCommitted("descriptors")).as("descriptors committed when the TaskManager died")
+            assertThat(KAFKA.drainCommitted("descriptors"))
+                    .as("descriptors committed when the TaskManager died")
                     .hasSizeLessThan(BEFORE_KILL);
             cluster.startTaskManager();
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_KILL, WORKLOAD.count());
 
-            Set<String> afterFailover = cluster.awaitTaskManagersRunning(job, tms -> tms.contains("tm-3"),
-                    "the new TaskManager tm-3", TIMEOUT);
-            assertThat(afterFailover).as("TaskManagers running the job after the failover").doesNotContain(victim);
+            Set<String> afterFailover = cluster.awaitTaskManagersRunning(
+                    job, tms -> tms.contains("tm-3"), "the new TaskManager tm-3", TIMEOUT);
+            assertThat(afterFailover)
+                    .as("TaskManagers running the job after the failover")
+                    .doesNotContain(victim);
             outputs.awaitAll(WORKLOAD.count(), TIMEOUT);
             JsonNode restored = cluster.checkpoints(job).path("latest").path("restored");
-            assertThat(restored.path("id").isNumber()).as("the job restored a checkpoint: " + restored).isTrue();
+            assertThat(restored.path("id").isNumber())
+                    .as("the job restored a checkpoint: " + restored)
+                    .isTrue();
             cluster.cancel(job, TIMEOUT);
 
             Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
@@ -124,10 +136,24 @@ class StandaloneClusterITCase {
         assertThat(jar).as("system property blob-ingest.job-jar").isNotNull();
         assertThat(Path.of(jar)).as("the job jar (built in the package phase)").isRegularFile();
         List<String> command = new ArrayList<>(List.of("run", "-d", "-c", MAIN_CLASS, jar));
-        command.addAll(List.of("run", "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--input-topic", "blobs", "--descriptor-topic", "descriptors", "--dlq-topic", "dead-letters",
-                "--group-id", "standalone-cluster", "--base", base.toUri().toString(),
-                "--parallelism", Integer.toString(PARALLELISM), "--checkpoint-interval", "2s"));
+        command.addAll(List.of(
+                "run",
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--input-topic",
+                "blobs",
+                "--descriptor-topic",
+                "descriptors",
+                "--dlq-topic",
+                "dead-letters",
+                "--group-id",
+                "standalone-cluster",
+                "--base",
+                base.toUri().toString(),
+                "--parallelism",
+                Integer.toString(PARALLELISM),
+                "--checkpoint-interval",
+                "2s"));
         return command;
     }
 

@@ -55,13 +55,13 @@ class StopWithDrainITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(PARTITIONS)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .build());
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void stopWithDrainIsRefusedWithoutLosingDescriptorsAndAStopWithoutDrainResumesExactlyOnce(
@@ -85,8 +85,12 @@ class StopWithDrainITCase {
                 .isInstanceOf(ExecutionException.class)
                 .hasStackTraceContaining("stop with --drain cannot deliver the descriptors of the last blob set");
         PipelineOutput refused = PipelineOutput.read(KAFKA, "descriptors", base);
-        assertThat(refused.manifestRows).as("blob sets committed by the refused drain").isEmpty();
-        assertThat(refused.descriptors).as("descriptors committed by the refused drain").isEmpty();
+        assertThat(refused.manifestRows)
+                .as("blob sets committed by the refused drain")
+                .isEmpty();
+        assertThat(refused.descriptors)
+                .as("descriptors committed by the refused drain")
+                .isEmpty();
 
         String savepoint = stopWithoutDrain(client, job, savepoints);
         Configuration resumed = configuration(base, Duration.ofMillis(500));
@@ -117,7 +121,8 @@ class StopWithDrainITCase {
                 if (System.nanoTime() > deadline) {
                     throw e;
                 }
-                assertThat(client.getJobStatus(job).get()).as("status of the job after the refused drain")
+                assertThat(client.getJobStatus(job).get())
+                        .as("status of the job after the refused drain")
                         .isIn(JobStatus.RUNNING, JobStatus.RESTARTING);
                 Thread.sleep(500);
             }

@@ -5,14 +5,12 @@ import io.blobingest.objectlayer.storage.ReadTuning;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.storage.internal.FlinkReadableObject;
 import io.blobingest.storage.internal.IoErrors;
-
-import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.fs.Path;
-
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
 
 /**
  * {@link BlobStorage} over Flink's {@link FileSystem}: any URI that {@link FileSystem#get} serves

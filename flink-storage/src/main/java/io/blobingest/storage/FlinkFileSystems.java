@@ -1,21 +1,19 @@
 package io.blobingest.storage;
 
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.plugin.DefaultPluginManager;
-import org.apache.flink.core.plugin.DirectoryBasedPluginFinder;
-import org.apache.flink.core.plugin.PluginDescriptor;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.stream.Collectors;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.DefaultPluginManager;
+import org.apache.flink.core.plugin.DirectoryBasedPluginFinder;
+import org.apache.flink.core.plugin.PluginDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sets up Flink's process-wide {@link FileSystem} for a process that is not a Flink cluster
@@ -54,8 +52,7 @@ public final class FlinkFileSystems {
         Collection<PluginDescriptor> plugins = findPlugins(pluginsRoot);
         FileSystem.initialize(
                 effective,
-                new DefaultPluginManager(
-                        plugins, CoreOptions.getPluginParentFirstLoaderPatterns(effective)));
+                new DefaultPluginManager(plugins, CoreOptions.getPluginParentFirstLoaderPatterns(effective)));
         LOG.info(
                 "Flink file systems initialised with plugins {} from {}; S3: {}",
                 plugins.stream().map(PluginDescriptor::getPluginId).collect(Collectors.toList()),
@@ -67,8 +64,7 @@ public final class FlinkFileSystems {
         try {
             return new DirectoryBasedPluginFinder(pluginsRoot).findPlugins();
         } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "cannot list Flink plugins under " + pluginsRoot.toAbsolutePath(), e);
+            throw new UncheckedIOException("cannot list Flink plugins under " + pluginsRoot.toAbsolutePath(), e);
         }
     }
 
@@ -78,11 +74,10 @@ public final class FlinkFileSystems {
         } catch (ClassNotFoundException expected) {
             return;
         }
-        throw new IllegalStateException(
-                "flink-s3-fs-hadoop is on the application classpath ("
-                        + S3_FACTORY_CLASS
-                        + " found); load it only as a plugin from <plugins root>/"
-                        + S3_PLUGIN_DIRECTORY
-                        + "/, see docs/storage.md");
+        throw new IllegalStateException("flink-s3-fs-hadoop is on the application classpath ("
+                + S3_FACTORY_CLASS
+                + " found); load it only as a plugin from <plugins root>/"
+                + S3_PLUGIN_DIRECTORY
+                + "/, see docs/storage.md");
     }
 }

@@ -54,14 +54,16 @@ public final class ReadThreads {
         if (!hasRoom()) {
             throw new IllegalStateException("all " + maxThreads + " read threads are alive; cannot start " + what);
         }
-        Thread thread = new Thread(() -> {
-            try {
-                read.run();
-            } finally {
-                live.remove(Thread.currentThread());
-                afterEnd.run();
-            }
-        }, namePrefix + started.incrementAndGet());
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        read.run();
+                    } finally {
+                        live.remove(Thread.currentThread());
+                        afterEnd.run();
+                    }
+                },
+                namePrefix + started.incrementAndGet());
         thread.setDaemon(true);
         live.put(thread, what);
         thread.start();

@@ -1,7 +1,5 @@
 package io.blobingest.storage;
 
-import org.apache.flink.core.fs.UnsupportedFileSystemSchemeException;
-
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -12,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.core.fs.UnsupportedFileSystemSchemeException;
 
 /**
  * How a read of an object is retried: at most {@code attempts} tries in all, waiting {@code
@@ -87,7 +86,9 @@ public record RetryPolicy(int attempts, Duration backoff) implements Serializabl
             try {
                 return attempt.run();
             } catch (IOException failure) {
-                if (tried >= attempts || !isTransient(failure) || Thread.currentThread().isInterrupted()) {
+                if (tried >= attempts
+                        || !isTransient(failure)
+                        || Thread.currentThread().isInterrupted()) {
                     earlier.forEach(failure::addSuppressed);
                     throw failure;
                 }

@@ -1,24 +1,23 @@
 package io.blobingest.storage;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.storage.testing.FlakyFileSystem;
-
-import org.apache.flink.core.fs.FileSystem;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.apache.flink.core.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The test file system other modules use to inject read failures works as they assume. */
 class FlakyFileSystemTest {
 
-    @TempDir Path directory;
+    @TempDir
+    Path directory;
 
     @Test
     void flinkServesTheFlakySchemeFromTheServiceRegistration() throws IOException {

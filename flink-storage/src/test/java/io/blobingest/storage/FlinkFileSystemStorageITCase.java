@@ -1,5 +1,10 @@
 package io.blobingest.storage;
 
+import static org.assertj.core.api.Assertions.as;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
+
 import io.blobingest.objectlayer.pack.RawPackFooter;
 import io.blobingest.objectlayer.pack.RawPackMetadata;
 import io.blobingest.objectlayer.pack.RawPackReader;
@@ -10,7 +15,18 @@ import io.blobingest.objectlayer.storage.ScatterTarget;
 import io.blobingest.storage.testing.InProgressUpload;
 import io.blobingest.storage.testing.ObjectGet;
 import io.blobingest.storage.testing.S3ServerExtension;
-
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
@@ -24,24 +40,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.EOFException;
-import java.io.FileNotFoundException;
-import java.io.IOException;
-import java.net.URI;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Random;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-
-import static org.assertj.core.api.Assertions.as;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
-
 /**
  * Objects written through Flink's {@link RecoverableWriter} (as the sinks write them) read back
  * through {@link FlinkFileSystemStorage}, on S3 (S3Proxy, through the flink-s3-fs-hadoop plugin)
@@ -49,9 +47,11 @@ import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
  */
 class FlinkFileSystemStorageITCase {
 
-    @RegisterExtension static final S3ServerExtension S3 = new S3ServerExtension();
+    @RegisterExtension
+    static final S3ServerExtension S3 = new S3ServerExtension();
 
-    @TempDir static java.nio.file.Path localRoot;
+    @TempDir
+    static java.nio.file.Path localRoot;
 
     /** Above Flink's minimum S3 part size (5 MiB), so at least one part is uploaded before persist. */
     private static final int MORE_THAN_ONE_PART = 5 * 1024 * 1024 + 1000;
@@ -194,8 +194,7 @@ class FlinkFileSystemStorageITCase {
         byte[][] payloads = {randomBytes(100_000, 10), randomBytes(7, 11), randomBytes(300_000, 12)};
         RecoverableFsDataOutputStream out =
                 FileSystem.get(uri).createRecoverableWriter().open(new Path(uri));
-        RawPackWriter packWriter =
-                RawPackWriter.create(out, new RawPackMetadata("set-1", 1, "flink-storage-it"));
+        RawPackWriter packWriter = RawPackWriter.create(out, new RawPackMetadata("set-1", 1, "flink-storage-it"));
         for (byte[] payload : payloads) {
             packWriter.append(payload);
         }
@@ -229,11 +228,13 @@ class FlinkFileSystemStorageITCase {
         byte[] second = new byte[300_008];
 
         try (ReadableObject object = storage.open(uri)) {
-            object.readScattered(1000, List.of(
-                    ScatterTarget.skip(24),
-                    ScatterTarget.into(first, 0, 100_000),
-                    ScatterTarget.skip(50_000),
-                    ScatterTarget.into(second, 4, 300_000)));
+            object.readScattered(
+                    1000,
+                    List.of(
+                            ScatterTarget.skip(24),
+                            ScatterTarget.into(first, 0, 100_000),
+                            ScatterTarget.skip(50_000),
+                            ScatterTarget.into(second, 4, 300_000)));
         }
 
         assertThat(first).isEqualTo(Arrays.copyOfRange(content, 1024, 101_024));
@@ -254,12 +255,14 @@ class FlinkFileSystemStorageITCase {
         byte[] third = new byte[400_000];
 
         try (ReadableObject object = storage.open(uri)) {
-            object.readScattered(100_000, List.of(
-                    ScatterTarget.into(first, 0, 200_000),
-                    ScatterTarget.skip(8 * 1024),
-                    ScatterTarget.into(second, 0, 300_000),
-                    ScatterTarget.skip(100),
-                    ScatterTarget.into(third, 0, 400_000)));
+            object.readScattered(
+                    100_000,
+                    List.of(
+                            ScatterTarget.into(first, 0, 200_000),
+                            ScatterTarget.skip(8 * 1024),
+                            ScatterTarget.into(second, 0, 300_000),
+                            ScatterTarget.skip(100),
+                            ScatterTarget.into(third, 0, 400_000)));
         }
 
         assertThat(S3.recordedGets()).containsExactly(new ObjectGet(key, range(100_000, 900_000 + 8 * 1024 + 100)));
@@ -297,7 +300,8 @@ class FlinkFileSystemStorageITCase {
             }
             start.countDown();
             for (int i = 0; i < readers; i++) {
-                assertThat(reads.get(i).get()).as("part %d", i)
+                assertThat(reads.get(i).get())
+                        .as("part %d", i)
                         .isEqualTo(Arrays.copyOfRange(content, i * length, (i + 1) * length));
             }
         } finally {
@@ -318,7 +322,9 @@ class FlinkFileSystemStorageITCase {
         out.write(randomBytes(1000, 8)); // below the part size: persist() stores it aside
         RecoverableWriter.ResumeRecoverable persisted = out.persist();
 
-        assertThat(S3.inProgressMultipartUploads()).extracting(InProgressUpload::key).contains(key);
+        assertThat(S3.inProgressMultipartUploads())
+                .extracting(InProgressUpload::key)
+                .contains(key);
         assertThat(S3.objectKeys(prefix))
                 .doesNotContain(key)
                 .singleElement(as(STRING))
@@ -330,7 +336,9 @@ class FlinkFileSystemStorageITCase {
 
         out.closeForCommit().commit();
 
-        assertThat(S3.inProgressMultipartUploads()).extracting(InProgressUpload::key).doesNotContain(key);
+        assertThat(S3.inProgressMultipartUploads())
+                .extracting(InProgressUpload::key)
+                .doesNotContain(key);
         assertThat(S3.objectKeys(prefix)).contains(key).anyMatch(name -> name.contains("_tmp_"));
         assertThat(S3.objectBytes(key)).hasSize(MORE_THAN_ONE_PART + 1000);
 
@@ -380,13 +388,11 @@ class FlinkFileSystemStorageITCase {
         return result;
     }
 
-    private static <T> byte[] serialize(SimpleVersionedSerializer<T> serializer, T value)
-            throws IOException {
+    private static <T> byte[] serialize(SimpleVersionedSerializer<T> serializer, T value) throws IOException {
         return SimpleVersionedSerialization.writeVersionAndSerialize(serializer, value);
     }
 
-    private static <T> T deserialize(SimpleVersionedSerializer<T> serializer, byte[] bytes)
-            throws IOException {
+    private static <T> T deserialize(SimpleVersionedSerializer<T> serializer, byte[] bytes) throws IOException {
         return SimpleVersionedSerialization.readVersionAndDeSerialize(serializer, bytes);
     }
 }

@@ -1,11 +1,10 @@
 package io.blobingest.storage;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.objectlayer.storage.ScatterTarget;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -16,14 +15,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Behaviour that needs no plugin: Flink's built-in local file system. */
 class FlinkFileSystemStorageTest {
 
-    @TempDir Path directory;
+    @TempDir
+    Path directory;
 
     private final FlinkFileSystemStorage storage = new FlinkFileSystemStorage();
 
@@ -117,11 +116,13 @@ class FlinkFileSystemStorageTest {
         byte[] second = new byte[300];
 
         try (ReadableObject object = storage.open(uri)) {
-            object.readScattered(50, List.of(
-                    ScatterTarget.skip(10),
-                    ScatterTarget.into(first, 0, 100),
-                    ScatterTarget.skip(40),
-                    ScatterTarget.into(second, 100, 200)));
+            object.readScattered(
+                    50,
+                    List.of(
+                            ScatterTarget.skip(10),
+                            ScatterTarget.into(first, 0, 100),
+                            ScatterTarget.skip(40),
+                            ScatterTarget.into(second, 100, 200)));
         }
 
         assertThat(first).isEqualTo(Arrays.copyOfRange(content, 60, 160));
@@ -146,8 +147,7 @@ class FlinkFileSystemStorageTest {
     }
 
     @Test
-    void objectTruncatedAfterOpenIsEofInTheMiddleOfAScatteredReadNamingUriAndOffsets()
-            throws IOException {
+    void objectTruncatedAfterOpenIsEofInTheMiddleOfAScatteredReadNamingUriAndOffsets() throws IOException {
         URI uri = write("truncated.blob", content(1000));
 
         try (ReadableObject object = storage.open(uri)) {

@@ -1,16 +1,15 @@
 package io.blobingest.storage;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FlinkFileSystemsTest {
 

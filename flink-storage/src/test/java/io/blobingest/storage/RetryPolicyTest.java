@@ -1,7 +1,7 @@
 package io.blobingest.storage;
 
-import org.apache.flink.core.fs.UnsupportedFileSystemSchemeException;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -11,9 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.apache.flink.core.fs.UnsupportedFileSystemSchemeException;
+import org.junit.jupiter.api.Test;
 
 class RetryPolicyTest {
 
@@ -25,12 +24,14 @@ class RetryPolicyTest {
     void aTransientFailureIsRetriedUntilTheAttemptSucceeds() throws IOException {
         AtomicInteger tries = new AtomicInteger();
 
-        String result = THREE_TRIES.run(() -> {
-            if (tries.incrementAndGet() < 3) {
-                throw new IOException("connection reset");
-            }
-            return "bytes";
-        }, (next, wait, failure) -> retried.add(next));
+        String result = THREE_TRIES.run(
+                () -> {
+                    if (tries.incrementAndGet() < 3) {
+                        throw new IOException("connection reset");
+                    }
+                    return "bytes";
+                },
+                (next, wait, failure) -> retried.add(next));
 
         assertThat(result).isEqualTo("bytes");
         assertThat(retried).containsExactly(2, 3);
@@ -40,11 +41,14 @@ class RetryPolicyTest {
     void afterTheLastTryTheLastFailureIsThrownWithTheEarlierOnesSuppressed() {
         AtomicInteger tries = new AtomicInteger();
 
-        assertThatThrownBy(() -> THREE_TRIES.run(() -> {
-            throw new IOException("reset " + tries.incrementAndGet());
-        }, (next, wait, failure) -> retried.add(next)))
+        assertThatThrownBy(() -> THREE_TRIES.run(
+                        () -> {
+                            throw new IOException("reset " + tries.incrementAndGet());
+                        },
+                        (next, wait, failure) -> retried.add(next)))
                 .hasMessage("reset 3")
-                .satisfies(e -> assertThat(e.getSuppressed()).extracting(Throwable::getMessage)
+                .satisfies(e -> assertThat(e.getSuppressed())
+                        .extracting(Throwable::getMessage)
                         .containsExactly("reset 1", "reset 2"));
         assertThat(retried).containsExactly(2, 3);
     }
@@ -53,20 +57,26 @@ class RetryPolicyTest {
     void aPermanentFailureIsNotRetried() {
         AtomicInteger tries = new AtomicInteger();
 
-        assertThatThrownBy(() -> THREE_TRIES.run(() -> {
-            tries.incrementAndGet();
-            throw new FileNotFoundException("gone");
-        }, (next, wait, failure) -> retried.add(next))).isInstanceOf(FileNotFoundException.class);
+        assertThatThrownBy(() -> THREE_TRIES.run(
+                        () -> {
+                            tries.incrementAndGet();
+                            throw new FileNotFoundException("gone");
+                        },
+                        (next, wait, failure) -> retried.add(next)))
+                .isInstanceOf(FileNotFoundException.class);
         assertThat(tries).hasValue(1);
         assertThat(retried).isEmpty();
     }
 
     @Test
     void missingObjectsUnknownSchemesAndDeniedAccessArePermanentAnywhereInTheCauseChain() {
-        assertThat(RetryPolicy.isTransient(new IOException("no file system",
-                new UnsupportedFileSystemSchemeException("http")))).isFalse();
-        assertThat(RetryPolicy.isTransient(new AccessDeniedException("s3a://b/k"))).isFalse();
-        assertThat(RetryPolicy.isTransient(new IOException("wrapped", new FileNotFoundException("x")))).isFalse();
+        assertThat(RetryPolicy.isTransient(
+                        new IOException("no file system", new UnsupportedFileSystemSchemeException("http"))))
+                .isFalse();
+        assertThat(RetryPolicy.isTransient(new AccessDeniedException("s3a://b/k")))
+                .isFalse();
+        assertThat(RetryPolicy.isTransient(new IOException("wrapped", new FileNotFoundException("x"))))
+                .isFalse();
         assertThat(RetryPolicy.isTransient(new EOFException("object shrank"))).isTrue();
         assertThat(RetryPolicy.isTransient(new IOException("timeout"))).isTrue();
     }
@@ -87,10 +97,13 @@ class RetryPolicyTest {
         AtomicInteger tries = new AtomicInteger();
         Thread.currentThread().interrupt();
         try {
-            assertThatThrownBy(() -> THREE_TRIES.run(() -> {
-                tries.incrementAndGet();
-                throw new IOException("reset");
-            }, (next, wait, failure) -> retried.add(next))).hasMessage("reset");
+            assertThatThrownBy(() -> THREE_TRIES.run(
+                            () -> {
+                                tries.incrementAndGet();
+                                throw new IOException("reset");
+                            },
+                            (next, wait, failure) -> retried.add(next)))
+                    .hasMessage("reset");
         } finally {
             Thread.interrupted();
         }
@@ -99,8 +112,7 @@ class RetryPolicyTest {
 
     @Test
     void rejectsFewerThanOneAttemptAndANegativeBackoff() {
-        assertThatThrownBy(() -> new RetryPolicy(0, Duration.ZERO))
-                .hasMessage("retry attempts must be >= 1, found 0");
+        assertThatThrownBy(() -> new RetryPolicy(0, Duration.ZERO)).hasMessage("retry attempts must be >= 1, found 0");
         assertThatThrownBy(() -> new RetryPolicy(1, Duration.ofMillis(-1)))
                 .hasMessage("retry backoff must be >= 0, found PT-0.001S");
     }

@@ -1,9 +1,9 @@
 package io.blobingest.storage;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class S3OptionsTest {
 
@@ -25,7 +25,8 @@ class S3OptionsTest {
 
         assertThat(effective.keySet())
                 .contains("fs.s3a.experimental.input.fadvise", "fs.s3a.directory.marker.retention");
-        assertThat(effective.getString("fs.s3a.experimental.input.fadvise", null)).isEqualTo("random");
+        assertThat(effective.getString("fs.s3a.experimental.input.fadvise", null))
+                .isEqualTo("random");
     }
 
     @Test
@@ -48,7 +49,10 @@ class S3OptionsTest {
         String description = S3Options.describe(S3Options.withDefaults(configuration));
 
         assertThat(description)
-                .contains("endpoint=http://127.0.0.1:9000", "path-style=true", "credentials=static keys",
+                .contains(
+                        "endpoint=http://127.0.0.1:9000",
+                        "path-style=true",
+                        "credentials=static keys",
                         "fs.s3a.experimental.input.fadvise=random")
                 .doesNotContain("AKIAEXAMPLEACCESS", "wJalrXUtnFEMI");
     }

@@ -57,20 +57,22 @@ public final class BackfillJob {
     /** The same topology, with {@code hooks} applied at the ingest job's seams (failure-injection tests). */
     static void build(StreamExecutionEnvironment env, ReadableConfig config, Path manifests, IngestJob.Hooks hooks) {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.sinksFromConfig(config);
-        FileSource<DescriptorRow> source = FileSource
-                .forBulkFileFormat(new ManifestRowFormat(BlobTypes.DESCRIPTOR_ROW), manifests)
+        FileSource<DescriptorRow> source = FileSource.forBulkFileFormat(
+                        new ManifestRowFormat(BlobTypes.DESCRIPTOR_ROW), manifests)
                 .setFileEnumerator(ManifestFileEnumerator::new)
                 .build();
-        SingleOutputStreamOperator<BlobRecord> reentered = env
-                .fromSource(source, WatermarkStrategy.noWatermarks(), "Descriptor manifests", BlobTypes.DESCRIPTOR_ROW)
+        SingleOutputStreamOperator<BlobRecord> reentered = env.fromSource(
+                        source, WatermarkStrategy.noWatermarks(), "Descriptor manifests", BlobTypes.DESCRIPTOR_ROW)
                 .uid(MANIFEST_SOURCE_UID)
                 .process(new SplitManifestRows(kafka.descriptorRecordLimit()), BlobTypes.BLOB_RECORD)
                 .name("Split manifest rows")
                 .uid(SPLIT_ROWS_UID);
-        reentered.getSideOutput(SplitManifestRows.PASSED_THROUGH)
+        reentered
+                .getSideOutput(SplitManifestRows.PASSED_THROUGH)
                 .sinkTo(kafka.passedThroughDescriptorSink())
                 .name("Passed-through descriptor sink")
                 .uid(PASSED_THROUGH_SINK_UID);
-        IngestJob.place(reentered, List.of(reentered.getSideOutput(ClassifyRecords.DEAD_LETTERS)), kafka, config, hooks);
+        IngestJob.place(
+                reentered, List.of(reentered.getSideOutput(ClassifyRecords.DEAD_LETTERS)), kafka, config, hooks);
     }
 }

@@ -89,8 +89,8 @@ public final class IngestJob {
     /** The same topology, with {@code hooks} applied at its seams (failure-injection tests). */
     static void build(StreamExecutionEnvironment env, ReadableConfig config, Hooks hooks) {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
-        DataStream<BlobRecord> records = env
-                .fromSource(kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
+        DataStream<BlobRecord> records = env.fromSource(
+                        kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
                 .uid(SOURCE_UID);
         place(records, List.of(), kafka, config, hooks);
     }
@@ -102,8 +102,12 @@ public final class IngestJob {
      * feeds it manifest rows, and its own dead letters ({@code earlierDeadLetters}) join the
      * dead-letter sink here.
      */
-    static void place(DataStream<BlobRecord> records, List<DataStream<DeadLetter>> earlierDeadLetters,
-            BlobKafkaConnectors kafka, ReadableConfig config, Hooks hooks) {
+    static void place(
+            DataStream<BlobRecord> records,
+            List<DataStream<DeadLetter>> earlierDeadLetters,
+            BlobKafkaConnectors kafka,
+            ReadableConfig config,
+            Hooks hooks) {
         // Here, so that every job built around this pipeline (run, backfill) passes references on:
         // see build's javadoc for why that is safe.
         records.getExecutionEnvironment().getConfig().enableObjectReuse();
@@ -111,26 +115,34 @@ public final class IngestJob {
         ExternalFetchSettings fetchSettings = ExternalFetchSettings.fromConfig(config);
         RawPackSinkBuilder sinkBuilder = RawPackSink.builder()
                 .setConfiguration(config)
-                .setDescriptorSink(hooks.descriptorSink(kafka.descriptorSink()), new KafkaDescriptorDeliveryCheck(
-                        kafka.adminProperties(), kafka.descriptorTransactionalIdPrefix()))
+                .setDescriptorSink(
+                        hooks.descriptorSink(kafka.descriptorSink()),
+                        new KafkaDescriptorDeliveryCheck(
+                                kafka.adminProperties(), kafka.descriptorTransactionalIdPrefix()))
                 .setExternalReadRetries(fetchSettings.retries());
         for (DescriptorOutput output : DescriptorOutputs.fromConfig(config, userClassLoader())) {
             sinkBuilder.addDescriptorOutput(hooks.descriptorOutput(output));
         }
         RawPackSink sink = sinkBuilder.build();
 
-        SingleOutputStreamOperator<Either<PlacedBlob, ExternalFetch>> classified = records
-                .process(new ClassifyRecords(classifier), ClassifyRecords.OUTPUT_TYPE)
+        SingleOutputStreamOperator<Either<PlacedBlob, ExternalFetch>> classified = records.process(
+                        new ClassifyRecords(classifier), ClassifyRecords.OUTPUT_TYPE)
                 .name("Classify and place")
                 .uid(CLASSIFY_UID);
         SingleOutputStreamOperator<PlacedBlob> fetched = fetchExternalBlobs(classified, config, fetchSettings);
-        SingleOutputStreamOperator<PlacedBlob> placed = fetched
-                .process(new CheckDescriptorSize(kafka.descriptorRecordLimit()), BlobTypes.PLACED_BLOB)
+        SingleOutputStreamOperator<PlacedBlob> placed = fetched.process(
+                        new CheckDescriptorSize(kafka.descriptorRecordLimit()), BlobTypes.PLACED_BLOB)
                 .name("Check descriptor size")
                 .uid(CHECK_DESCRIPTOR_SIZE_UID);
-        hooks.beforeSink(placed).sinkTo(hooks.rawPackSink(sink)).name("Raw Pack sink").uid(SINK_UID);
-        DataStream<DeadLetter> deadLetters = classified.getSideOutput(ClassifyRecords.DEAD_LETTERS)
-                .union(fetched.getSideOutput(ClassifyRecords.DEAD_LETTERS), placed.getSideOutput(ClassifyRecords.DEAD_LETTERS));
+        hooks.beforeSink(placed)
+                .sinkTo(hooks.rawPackSink(sink))
+                .name("Raw Pack sink")
+                .uid(SINK_UID);
+        DataStream<DeadLetter> deadLetters = classified
+                .getSideOutput(ClassifyRecords.DEAD_LETTERS)
+                .union(
+                        fetched.getSideOutput(ClassifyRecords.DEAD_LETTERS),
+                        placed.getSideOutput(ClassifyRecords.DEAD_LETTERS));
         for (DataStream<DeadLetter> refused : earlierDeadLetters) {
             deadLetters = deadLetters.union(refused);
         }
@@ -181,13 +193,17 @@ public final class IngestJob {
     }
 
     private static SingleOutputStreamOperator<PlacedBlob> fetchExternalBlobs(
-            DataStream<Either<PlacedBlob, ExternalFetch>> classified, ReadableConfig config,
+            DataStream<Either<PlacedBlob, ExternalFetch>> classified,
+            ReadableConfig config,
             ExternalFetchSettings settings) {
         ExternalBlobFetcher fetcher = new ExternalBlobFetcher(
-                placementPolicy(config), config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(), settings.retries(),
+                placementPolicy(config),
+                config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(),
+                settings.retries(),
                 config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES));
         return classified
-                .transform("Fetch external blobs", BlobTypes.PLACED_BLOB, new FetchExternalBlobsFactory(fetcher, settings))
+                .transform(
+                        "Fetch external blobs", BlobTypes.PLACED_BLOB, new FetchExternalBlobsFactory(fetcher, settings))
                 .uid(FETCH_UID);
     }
 

@@ -33,7 +33,8 @@ public final class RunBaseline {
      * @param base the storage root; a path without a scheme is on the default file system
      */
     public static RunBaseline take(Path base) throws IOException {
-        URI qualified = BlobSets.requireValidBase(base.makeQualified(base.getFileSystem()).toUri());
+        URI qualified = BlobSets.requireValidBase(
+                base.makeQualified(base.getFileSystem()).toUri());
         return new RunBaseline(qualified, manifestNames(qualified));
     }
 

@@ -60,8 +60,8 @@ public final class RunSummary {
         this.packTargetBytes = packTargetBytes;
         this.elapsed = elapsed;
         // EnumMap's copy constructor refuses an empty map that is not an EnumMap.
-        this.deadLetters = Collections.unmodifiableMap(deadLetters.isEmpty()
-                ? new EnumMap<>(DeadLetterCode.class) : new EnumMap<>(deadLetters));
+        this.deadLetters = Collections.unmodifiableMap(
+                deadLetters.isEmpty() ? new EnumMap<>(DeadLetterCode.class) : new EnumMap<>(deadLetters));
     }
 
     /**
@@ -70,7 +70,8 @@ public final class RunSummary {
      */
     public static RunSummary of(RunBaseline baseline, JobExecutionResult result, ReadableConfig config)
             throws IOException {
-        return of(baseline,
+        return of(
+                baseline,
                 Duration.ofMillis(result.getNetRuntime()),
                 config.get(RawPackSinkOptions.PACK_TARGET_SIZE).getBytes(),
                 CountDeadLetters.countsByCode(result.getAllAccumulatorResults()));
@@ -108,7 +109,8 @@ public final class RunSummary {
 
     /** Logical bytes written by this run: Inline, Packed and Dedicated blobs. */
     public long bytesPlaced() {
-        return kinds.get(BlobKind.INLINE).bytes() + kinds.get(BlobKind.PACKED).bytes()
+        return kinds.get(BlobKind.INLINE).bytes()
+                + kinds.get(BlobKind.PACKED).bytes()
                 + kinds.get(BlobKind.DEDICATED).bytes();
     }
 
@@ -172,11 +174,21 @@ public final class RunSummary {
         StringBuilder text = new StringBuilder();
         line(text, "run summary: %d descriptors in %d blob sets, %s", descriptors(), blobSets, seconds(elapsed));
         line(text, "  inline     %,10d blobs %10s", blobs(BlobKind.INLINE), size(bytes(BlobKind.INLINE)));
-        line(text, "  packed     %,10d blobs %10s in %d packs, average %s, %.1f%% of the %s target",
-                blobs(BlobKind.PACKED), size(bytes(BlobKind.PACKED)), packs, size(averagePackBytes()),
-                100 * packFillRatio(), size(packTargetBytes));
-        line(text, "  dedicated  %,10d blobs %10s in %d sidecars", blobs(BlobKind.DEDICATED),
-                size(bytes(BlobKind.DEDICATED)), dedicatedSidecars);
+        line(
+                text,
+                "  packed     %,10d blobs %10s in %d packs, average %s, %.1f%% of the %s target",
+                blobs(BlobKind.PACKED),
+                size(bytes(BlobKind.PACKED)),
+                packs,
+                size(averagePackBytes()),
+                100 * packFillRatio(),
+                size(packTargetBytes));
+        line(
+                text,
+                "  dedicated  %,10d blobs %10s in %d sidecars",
+                blobs(BlobKind.DEDICATED),
+                size(bytes(BlobKind.DEDICATED)),
+                dedicatedSidecars);
         line(text, "  external   %,10d references", blobs(BlobKind.EXTERNAL));
         line(text, "  dead letters %d%s", deadLetterTotal(), deadLetterCodes());
         line(text, "  throughput %.1f blobs/s, %.2f MiB/s", blobsPerSecond(), mebibytesPerSecond());
@@ -262,7 +274,10 @@ public final class RunSummary {
         private void add(DescriptorRow row) throws IOException {
             BlobKind kind = row.blob().kind();
             KindTotals totals = kinds.get(kind);
-            kinds.put(kind, new KindTotals(totals.blobs() + 1, totals.bytes() + row.blob().size()));
+            kinds.put(
+                    kind,
+                    new KindTotals(
+                            totals.blobs() + 1, totals.bytes() + row.blob().size()));
             Sidecar sidecar = new Sidecar(row.blobSet(), row.blob().blobId());
             if (kind == BlobKind.PACKED && packs.add(sidecar)) {
                 packBytes += sidecar.length(base);

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IngestJobChainingTest {
 
-    @TempDir Path base;
+    @TempDir
+    Path base;
 
     @Test
     void theFetchStageTheDescriptorSizeCheckAndTheRawPackSinkWriterAreChainedInOneTask() {
@@ -36,8 +37,11 @@ class IngestJobChainingTest {
 
         JobVertex fetch = vertexOf(graph, IngestJob.FETCH_UID);
         assertThat(vertexOf(graph, IngestJob.CHECK_DESCRIPTOR_SIZE_UID))
-                .as("the descriptor size check's task").isSameAs(fetch);
-        assertThat(vertexOf(graph, IngestJob.SINK_UID)).as("the Raw Pack sink writer's task").isSameAs(fetch);
+                .as("the descriptor size check's task")
+                .isSameAs(fetch);
+        assertThat(vertexOf(graph, IngestJob.SINK_UID))
+                .as("the Raw Pack sink writer's task")
+                .isSameAs(fetch);
     }
 
     private JobGraph jobGraph() {
@@ -62,14 +66,18 @@ class IngestJobChainingTest {
                         .map(OperatorIDPair::getUserDefinedOperatorUid)
                         .anyMatch(uid::equals))
                 .toList();
-        assertThat(holding).as("tasks holding operator %s; the graph: %s", uid, describe(graph)).hasSize(1);
+        assertThat(holding)
+                .as("tasks holding operator %s; the graph: %s", uid, describe(graph))
+                .hasSize(1);
         return holding.get(0);
     }
 
     private static String describe(JobGraph graph) {
         return graph.getVerticesSortedTopologicallyFromSources().stream()
-                .map(vertex -> vertex.getName() + " " + vertex.getOperatorIDs().stream()
-                        .map(OperatorIDPair::getUserDefinedOperatorUid).toList())
+                .map(vertex -> vertex.getName() + " "
+                        + vertex.getOperatorIDs().stream()
+                                .map(OperatorIDPair::getUserDefinedOperatorUid)
+                                .toList())
                 .collect(Collectors.joining("; "));
     }
 }

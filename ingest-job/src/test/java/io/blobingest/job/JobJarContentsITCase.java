@@ -36,45 +36,83 @@ class JobJarContentsITCase {
     @Test
     void mainClassIsTheJobsCommandLineAndItIsInTheJar() {
         assertThat(mainClass).isEqualTo("io.blobingest.job.cli.JobCli");
-        assertThat(entries).contains("io/blobingest/job/cli/JobCli.class", "io/blobingest/job/cli/RunCommand.class",
-                "io/blobingest/job/cli/BackfillCommand.class", "io/blobingest/job/IngestJob.class",
-                "io/blobingest/job/BackfillJob.class", "picocli/CommandLine.class");
+        assertThat(entries)
+                .contains(
+                        "io/blobingest/job/cli/JobCli.class",
+                        "io/blobingest/job/cli/RunCommand.class",
+                        "io/blobingest/job/cli/BackfillCommand.class",
+                        "io/blobingest/job/IngestJob.class",
+                        "io/blobingest/job/BackfillJob.class",
+                        "picocli/CommandLine.class");
     }
 
     @Test
     void bundlesTheKafkaConnectorAndClientArrowAndTheFileSource() {
-        assertThat(entries).contains("org/apache/flink/connector/kafka/source/KafkaSource.class",
-                "org/apache/kafka/clients/producer/KafkaProducer.class",
-                "org/apache/arrow/vector/ipc/ArrowFileReader.class",
-                "org/apache/flink/connector/file/src/FileSource.class",
-                "io/blobingest/sink/RawPackSink.class", "io/blobingest/kafka/BlobKafkaConnectors.class");
+        assertThat(entries)
+                .contains(
+                        "org/apache/flink/connector/kafka/source/KafkaSource.class",
+                        "org/apache/kafka/clients/producer/KafkaProducer.class",
+                        "org/apache/arrow/vector/ipc/ArrowFileReader.class",
+                        "org/apache/flink/connector/file/src/FileSource.class",
+                        "io/blobingest/sink/RawPackSink.class",
+                        "io/blobingest/kafka/BlobKafkaConnectors.class");
     }
 
     @Test
     void leavesFlinkItselfToTheCluster() {
-        assertThat(entriesUnder("org/apache/flink/runtime/", "org/apache/flink/api/", "org/apache/flink/configuration/",
-                "org/apache/flink/streaming/api/", "org/apache/flink/client/", "org/apache/flink/connector/base/",
-                "flink-rpc-akka.jar", "scala/", "org/apache/logging/log4j/", "org/slf4j/")).isEmpty();
+        assertThat(entriesUnder(
+                        "org/apache/flink/runtime/",
+                        "org/apache/flink/api/",
+                        "org/apache/flink/configuration/",
+                        "org/apache/flink/streaming/api/",
+                        "org/apache/flink/client/",
+                        "org/apache/flink/connector/base/",
+                        "flink-rpc-akka.jar",
+                        "scala/",
+                        "org/apache/logging/log4j/",
+                        "org/slf4j/"))
+                .isEmpty();
     }
 
     @Test
     void holdsNoKafkaBrokerNoProfilerAndNoLocalCommands() {
-        assertThat(entriesUnder("kafka/server/", "kafka/log/", "kafka/network/", "kafka/cluster/",
-                "kafka/coordinator/", "org/apache/kafka/common/test/", "org/apache/kafka/raft/",
-                "org/apache/kafka/storage/", "io/blobingest/kafka/embedded/", "io/blobingest/kafka/testing/",
-                "one/profiler/", "linux-x64/libasyncProfiler", "io/blobingest/job/demo/", "io/blobingest/job/gc/",
-                "io/blobingest/job/bench/", "io/blobingest/job/cli/BlobIngestCli", "io/blobingest/job/cli/DemoCommand",
-                "io/blobingest/job/cli/PackCommand", "io/blobingest/job/cli/GcCommand")).isEmpty();
+        assertThat(entriesUnder(
+                        "kafka/server/",
+                        "kafka/log/",
+                        "kafka/network/",
+                        "kafka/cluster/",
+                        "kafka/coordinator/",
+                        "org/apache/kafka/common/test/",
+                        "org/apache/kafka/raft/",
+                        "org/apache/kafka/storage/",
+                        "io/blobingest/kafka/embedded/",
+                        "io/blobingest/kafka/testing/",
+                        "one/profiler/",
+                        "linux-x64/libasyncProfiler",
+                        "io/blobingest/job/demo/",
+                        "io/blobingest/job/gc/",
+                        "io/blobingest/job/bench/",
+                        "io/blobingest/job/cli/BlobIngestCli",
+                        "io/blobingest/job/cli/DemoCommand",
+                        "io/blobingest/job/cli/PackCommand",
+                        "io/blobingest/job/cli/GcCommand"))
+                .isEmpty();
     }
 
-    /** Lance and its natives make 194 MB; a cluster adds them with sink-lance's blob-ingest-lance.jar (docs/lance.md). */
+    /**
+     * Lance and its natives make 194 MB; a cluster adds them with sink-lance's blob-ingest-lance.jar (docs/lance.md).
+     */
     @Test
     void holdsNoLance() {
-        assertThat(entriesUnder("org/lance/", "io/blobingest/lance/", "nativelib/", "org/apache/arrow/c/")).isEmpty();
+        assertThat(entriesUnder("org/lance/", "io/blobingest/lance/", "nativelib/", "org/apache/arrow/c/"))
+                .isEmpty();
     }
 
     /** The entries under any of {@code prefixes}; the first few, enough to name what leaked in. */
     private static List<String> entriesUnder(String... prefixes) {
-        return entries.stream().filter(name -> Stream.of(prefixes).anyMatch(name::startsWith)).limit(10).toList();
+        return entries.stream()
+                .filter(name -> Stream.of(prefixes).anyMatch(name::startsWith))
+                .limit(10)
+                .toList();
     }
 }

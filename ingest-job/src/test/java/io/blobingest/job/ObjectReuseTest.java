@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ObjectReuseTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void buildingTheIngestJobEnablesObjectReuseOnTheEnvironment() {
@@ -30,7 +31,11 @@ class ObjectReuseTest {
     void buildingTheBackfillEnablesObjectReuseAsTheIngestJobDoes() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
 
-        BackfillJob.build(env, config(), new org.apache.flink.core.fs.Path(dir.resolve("old/_descriptors").toUri()));
+        BackfillJob.build(
+                env,
+                config(),
+                new org.apache.flink.core.fs.Path(
+                        dir.resolve("old/_descriptors").toUri()));
 
         assertThat(env.getConfig().isObjectReuseEnabled()).isTrue();
     }

@@ -65,7 +65,8 @@ public final class BlobKafkaConnectors {
         if (readsInputTopic) {
             inputTopic = required(config, BlobKafkaOptions.INPUT_TOPIC);
             groupId = required(config, BlobKafkaOptions.GROUP_ID);
-            transactionalIdPrefix = config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX).orElse(groupId);
+            transactionalIdPrefix =
+                    config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX).orElse(groupId);
         } else {
             inputTopic = null;
             groupId = null;
@@ -75,9 +76,11 @@ public final class BlobKafkaConnectors {
                             "missing option " + BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key()));
         }
         if (transactionalIdPrefix.isBlank()) {
-            throw new IllegalConfigurationException(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key() + " must not be blank");
+            throw new IllegalConfigurationException(
+                    BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key() + " must not be blank");
         }
-        if (descriptorTopic.equals(deadLetterTopic) || descriptorTopic.equals(inputTopic)
+        if (descriptorTopic.equals(deadLetterTopic)
+                || descriptorTopic.equals(inputTopic)
                 || deadLetterTopic.equals(inputTopic)) {
             throw new IllegalConfigurationException("the input, descriptor and dead-letter topics must differ, found "
                     + inputTopic + ", " + descriptorTopic + ", " + deadLetterTopic);
@@ -85,7 +88,8 @@ public final class BlobKafkaConnectors {
         transactionTimeout = config.get(BlobKafkaOptions.TRANSACTION_TIMEOUT);
         TransactionTimeouts.validate(config);
         bounded = config.get(BlobKafkaOptions.BOUNDED);
-        deadLetterMaxRecordBytes = config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE).getBytes();
+        deadLetterMaxRecordBytes =
+                config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE).getBytes();
         if (deadLetterMaxRecordBytes > Integer.MAX_VALUE) {
             throw new IllegalConfigurationException(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE.key()
                     + " must be below 2 GiB, found " + config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE));
@@ -96,8 +100,8 @@ public final class BlobKafkaConnectors {
                         .orElse(Duration.ofSeconds(10))
                         .multipliedBy(2));
         if (runningJobCheck.isNegative()) {
-            throw new IllegalConfigurationException(BlobKafkaOptions.RUNNING_JOB_CHECK.key()
-                    + " must not be negative, found " + runningJobCheck);
+            throw new IllegalConfigurationException(
+                    BlobKafkaOptions.RUNNING_JOB_CHECK.key() + " must not be negative, found " + runningJobCheck);
         }
     }
 
@@ -147,8 +151,8 @@ public final class BlobKafkaConnectors {
 
     /** Exactly one record per descriptor, visible to {@code read_committed} consumers once its checkpoint completes. */
     public KafkaSink<DescriptorRow> descriptorSink() {
-        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), descriptorTransactionalIdPrefix(),
-                new Properties());
+        return exactlyOnceSink(
+                new DescriptorRecordSerializer(descriptorTopic), descriptorTransactionalIdPrefix(), new Properties());
     }
 
     /**
@@ -169,7 +173,9 @@ public final class BlobKafkaConnectors {
      * allocated up front.
      */
     public KafkaSink<DeadLetter> deadLetterSink() {
-        return exactlyOnceSink(new DeadLetterRecordSerializer(deadLetterTopic), deadLetterTransactionalIdPrefix(),
+        return exactlyOnceSink(
+                new DeadLetterRecordSerializer(deadLetterTopic),
+                deadLetterTransactionalIdPrefix(),
                 deadLetterProducerProperties());
     }
 
@@ -179,8 +185,8 @@ public final class BlobKafkaConnectors {
         producer.setProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Long.toString(deadLetterMaxRecordBytes));
         long bufferMemory = (Long) ClientProperties.producerSetting(
                 clientProperties, ProducerConfig.BUFFER_MEMORY_CONFIG, ConfigDef.Type.LONG);
-        producer.setProperty(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(Math.max(bufferMemory,
-                deadLetterMaxRecordBytes)));
+        producer.setProperty(
+                ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(Math.max(bufferMemory, deadLetterMaxRecordBytes)));
         return producer;
     }
 
@@ -190,7 +196,9 @@ public final class BlobKafkaConnectors {
      * (its own transactional ids) keeps them apart from the Raw Pack sink's committed descriptors.
      */
     public KafkaSink<DescriptorRow> passedThroughDescriptorSink() {
-        return exactlyOnceSink(new DescriptorRecordSerializer(descriptorTopic), passedThroughTransactionalIdPrefix(),
+        return exactlyOnceSink(
+                new DescriptorRecordSerializer(descriptorTopic),
+                passedThroughTransactionalIdPrefix(),
                 new Properties());
     }
 
@@ -208,15 +216,19 @@ public final class BlobKafkaConnectors {
         if (runningJobCheck.isZero()) {
             return Optional.empty();
         }
-        List<String> prefixes = List.of(descriptorTransactionalIdPrefix(), deadLetterTransactionalIdPrefix(),
+        List<String> prefixes = List.of(
+                descriptorTransactionalIdPrefix(),
+                deadLetterTransactionalIdPrefix(),
                 passedThroughTransactionalIdPrefix());
         try (Admin admin = Admin.create(adminProperties())) {
-            TransactionActivity before = TransactionActivity.of(admin.listTransactions().all().get(), prefixes);
+            TransactionActivity before =
+                    TransactionActivity.of(admin.listTransactions().all().get(), prefixes);
             if (before.isEmpty()) {
                 return Optional.empty();
             }
             Thread.sleep(runningJobCheck.toMillis());
-            TransactionActivity after = TransactionActivity.of(admin.listTransactions().all().get(), prefixes);
+            TransactionActivity after =
+                    TransactionActivity.of(admin.listTransactions().all().get(), prefixes);
             List<String> signs = after.signsOfLifeSince(before);
             if (signs.isEmpty()) {
                 return Optional.empty();

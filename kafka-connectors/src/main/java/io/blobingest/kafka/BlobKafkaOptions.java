@@ -36,7 +36,8 @@ public final class BlobKafkaOptions {
                     + "(for lag monitoring) and a job started without a checkpoint (a first start, run --fresh) "
                     + "begins at them (earliest if none). Also the default transactional id prefix.");
 
-    public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX = ConfigOptions.key("kafka.transactional-id-prefix")
+    public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX = ConfigOptions.key(
+                    "kafka.transactional-id-prefix")
             .stringType()
             .noDefaultValue()
             .withDescription("Prefix of the sinks' transactional ids, unique per job and stable across its "
@@ -59,27 +60,27 @@ public final class BlobKafkaOptions {
                     + "ids with the prefix exist. 0 s skips the check. Default: twice "
                     + "execution.checkpointing.interval.");
 
-    public static final ConfigOption<Duration> BROKER_TRANSACTION_MAX_TIMEOUT =
-            ConfigOptions.key("kafka.broker-transaction-max-timeout")
-                    .durationType()
-                    .defaultValue(Duration.ofMinutes(15))
-                    .withDescription("The brokers' transaction.max.timeout.ms (Kafka's default: 15 min).");
+    public static final ConfigOption<Duration> BROKER_TRANSACTION_MAX_TIMEOUT = ConfigOptions.key(
+                    "kafka.broker-transaction-max-timeout")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(15))
+            .withDescription("The brokers' transaction.max.timeout.ms (Kafka's default: 15 min).");
 
-    public static final ConfigOption<Duration> TRANSACTION_RESTART_ALLOWANCE =
-            ConfigOptions.key("kafka.transaction-restart-allowance")
-                    .durationType()
-                    .defaultValue(Duration.ofMinutes(3))
-                    .withDescription("Time a transaction must survive beyond the checkpoints it waits for: "
-                            + "the gap between a checkpoint completing and the task's notification (which "
-                            + "commits), or a failure and the restart that commits it.");
+    public static final ConfigOption<Duration> TRANSACTION_RESTART_ALLOWANCE = ConfigOptions.key(
+                    "kafka.transaction-restart-allowance")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(3))
+            .withDescription("Time a transaction must survive beyond the checkpoints it waits for: "
+                    + "the gap between a checkpoint completing and the task's notification (which "
+                    + "commits), or a failure and the restart that commits it.");
 
-    public static final ConfigOption<MemorySize> DEAD_LETTER_MAX_RECORD_SIZE =
-            ConfigOptions.key("kafka.dead-letter-max-record-size")
-                    .memoryType()
-                    .defaultValue(MemorySize.ofMebiBytes(64))
-                    .withDescription("max.request.size of the dead-letter producer. A refused record is copied "
-                            + "whole, plus two headers, so this must exceed the largest input record; the "
-                            + "dead-letter topic's max.message.bytes must allow it too.");
+    public static final ConfigOption<MemorySize> DEAD_LETTER_MAX_RECORD_SIZE = ConfigOptions.key(
+                    "kafka.dead-letter-max-record-size")
+            .memoryType()
+            .defaultValue(MemorySize.ofMebiBytes(64))
+            .withDescription("max.request.size of the dead-letter producer. A refused record is copied "
+                    + "whole, plus two headers, so this must exceed the largest input record; the "
+                    + "dead-letter topic's max.message.bytes must allow it too.");
 
     public static final ConfigOption<Boolean> BOUNDED = ConfigOptions.key("kafka.bounded")
             .booleanType()

@@ -30,57 +30,74 @@ public final class BlobTypes {
 
     private static final TypeInformation<List<Attribute>> ATTRIBUTES = Types.LIST(ATTRIBUTE);
 
-    public static final TypeInformation<BlobRecord> BLOB_RECORD = Types.POJO(BlobRecord.class, Map.of(
-            "key", BYTES,
-            "value", BYTES,
-            "headers", ATTRIBUTES,
-            "topic", Types.STRING,
-            "partition", Types.INT,
-            "offset", Types.LONG));
+    public static final TypeInformation<BlobRecord> BLOB_RECORD = Types.POJO(
+            BlobRecord.class,
+            Map.of(
+                    "key",
+                    BYTES,
+                    "value",
+                    BYTES,
+                    "headers",
+                    ATTRIBUTES,
+                    "topic",
+                    Types.STRING,
+                    "partition",
+                    Types.INT,
+                    "offset",
+                    Types.LONG));
 
-    public static final TypeInformation<BlobDescriptor> BLOB_DESCRIPTOR = Types.POJO(BlobDescriptor.class, Map.of(
-            "kind", Types.ENUM(BlobKind.class),
-            "position", Types.LONG,
-            "size", Types.LONG,
-            "blobId", Types.LONG,
-            "blobUri", Types.STRING));
+    public static final TypeInformation<BlobDescriptor> BLOB_DESCRIPTOR = Types.POJO(
+            BlobDescriptor.class,
+            Map.of(
+                    "kind", Types.ENUM(BlobKind.class),
+                    "position", Types.LONG,
+                    "size", Types.LONG,
+                    "blobId", Types.LONG,
+                    "blobUri", Types.STRING));
 
-    public static final TypeInformation<ExternalBytes> EXTERNAL_BYTES = Types.POJO(ExternalBytes.class, Map.of(
-            "location", Types.STRING,
-            "offset", Types.LONG,
-            "length", Types.LONG));
+    public static final TypeInformation<ExternalBytes> EXTERNAL_BYTES = Types.POJO(
+            ExternalBytes.class,
+            Map.of(
+                    "location", Types.STRING,
+                    "offset", Types.LONG,
+                    "length", Types.LONG));
 
-    public static final TypeInformation<PlacedBlob> PLACED_BLOB = Types.POJO(PlacedBlob.class, Map.of(
-            "record", BLOB_RECORD,
-            "placement", Types.ENUM(Placement.class),
-            "bytes", BYTES,
-            "attributes", ATTRIBUTES,
-            "external", BLOB_DESCRIPTOR,
-            "source", EXTERNAL_BYTES));
+    public static final TypeInformation<PlacedBlob> PLACED_BLOB = Types.POJO(
+            PlacedBlob.class,
+            Map.of(
+                    "record", BLOB_RECORD,
+                    "placement", Types.ENUM(Placement.class),
+                    "bytes", BYTES,
+                    "attributes", ATTRIBUTES,
+                    "external", BLOB_DESCRIPTOR,
+                    "source", EXTERNAL_BYTES));
 
     /** Kept in the fetch stage's checkpointed state while the fetch is in flight. */
-    public static final TypeInformation<ExternalFetch> EXTERNAL_FETCH = Types.POJO(ExternalFetch.class, Map.of(
-            "record", BLOB_RECORD,
-            "location", Types.STRING,
-            "position", Types.LONG,
-            "size", Types.LONG,
-            "attributes", ATTRIBUTES));
+    public static final TypeInformation<ExternalFetch> EXTERNAL_FETCH = Types.POJO(
+            ExternalFetch.class,
+            Map.of(
+                    "record", BLOB_RECORD,
+                    "location", Types.STRING,
+                    "position", Types.LONG,
+                    "size", Types.LONG,
+                    "attributes", ATTRIBUTES));
 
-    public static final TypeInformation<DeadLetter> DEAD_LETTER = Types.POJO(DeadLetter.class, Map.of(
-            "record", BLOB_RECORD,
-            "code", Types.ENUM(DeadLetterCode.class),
-            "detail", Types.STRING));
+    public static final TypeInformation<DeadLetter> DEAD_LETTER = Types.POJO(
+            DeadLetter.class,
+            Map.of("record", BLOB_RECORD, "code", Types.ENUM(DeadLetterCode.class), "detail", Types.STRING));
 
-    public static final TypeInformation<DescriptorRow> DESCRIPTOR_ROW = Types.POJO(DescriptorRow.class, Map.of(
-            "key", BYTES,
-            "sourceTopic", Types.STRING,
-            "sourcePartition", Types.INT,
-            "sourceOffset", Types.LONG,
-            "blob", BLOB_DESCRIPTOR,
-            "blobSet", Types.STRING,
-            "inlineData", BYTES,
-            "crc32c", Types.LONG,
-            "attributes", ATTRIBUTES));
+    public static final TypeInformation<DescriptorRow> DESCRIPTOR_ROW = Types.POJO(
+            DescriptorRow.class,
+            Map.of(
+                    "key", BYTES,
+                    "sourceTopic", Types.STRING,
+                    "sourcePartition", Types.INT,
+                    "sourceOffset", Types.LONG,
+                    "blob", BLOB_DESCRIPTOR,
+                    "blobSet", Types.STRING,
+                    "inlineData", BYTES,
+                    "crc32c", Types.LONG,
+                    "attributes", ATTRIBUTES));
 
     private BlobTypes() {}
 }

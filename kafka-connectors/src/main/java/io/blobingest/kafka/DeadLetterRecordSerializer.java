@@ -34,7 +34,8 @@ public final class DeadLetterRecordSerializer implements KafkaRecordSerializatio
         for (Attribute header : input.headers()) {
             headers.add(new RecordHeader(header.name(), header.value()));
         }
-        headers.add(new RecordHeader(BlobHeaders.ERROR, BlobHeaders.utf8(deadLetter.code().wireName())));
+        headers.add(new RecordHeader(
+                BlobHeaders.ERROR, BlobHeaders.utf8(deadLetter.code().wireName())));
         headers.add(new RecordHeader(BlobHeaders.ERROR_DETAIL, BlobHeaders.utf8(deadLetter.detail())));
         return new ProducerRecord<>(topic, null, timestamp, input.key(), input.value(), headers);
     }

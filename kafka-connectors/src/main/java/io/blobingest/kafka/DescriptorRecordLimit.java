@@ -42,6 +42,7 @@ public final class DescriptorRecordLimit implements Serializable {
 
     /** SPEC section 3: a blob set name is at most 64 characters. */
     static final String LONGEST_BLOB_SET = "z".repeat(64);
+
     private static final long LARGEST_U32 = 0xFFFF_FFFFL;
     /** 20 digits, the longest unsigned 64-bit decimal; bit 63 set makes it an entry reference. */
     private static final long LONGEST_POSITION = -1L;
@@ -85,12 +86,17 @@ public final class DescriptorRecordLimit implements Serializable {
             return Optional.empty();
         }
         BlobRecord record = placed.record();
-        return Optional.of(new DeadLetter(record, DeadLetterCode.DESCRIPTOR_TOO_LARGE, "its "
-                + placed.placement().name().toLowerCase(Locale.ROOT) + " descriptor record would take up to "
-                + size + " bytes (key " + length(record.key()) + ", inline value " + inlineLength(placed)
-                + ", " + placed.attributes().size() + " passed-through headers), more than the descriptor producer's "
-                + maxRecordBytes + " (the smaller of its " + ProducerConfig.MAX_REQUEST_SIZE_CONFIG + " and "
-                + ProducerConfig.BUFFER_MEMORY_CONFIG + ", set with " + BlobKafkaOptions.CLIENT_PROPERTIES.key() + ")"));
+        return Optional.of(new DeadLetter(
+                record,
+                DeadLetterCode.DESCRIPTOR_TOO_LARGE,
+                "its "
+                        + placed.placement().name().toLowerCase(Locale.ROOT) + " descriptor record would take up to "
+                        + size + " bytes (key " + length(record.key()) + ", inline value " + inlineLength(placed)
+                        + ", " + placed.attributes().size()
+                        + " passed-through headers), more than the descriptor producer's "
+                        + maxRecordBytes + " (the smaller of its " + ProducerConfig.MAX_REQUEST_SIZE_CONFIG + " and "
+                        + ProducerConfig.BUFFER_MEMORY_CONFIG + ", set with " + BlobKafkaOptions.CLIENT_PROPERTIES.key()
+                        + ")"));
     }
 
     /** Whether the descriptor record of {@code row}, exactly as {@link DescriptorRecords} writes it, fits. */
@@ -101,8 +107,12 @@ public final class DescriptorRecordLimit implements Serializable {
     /** Kafka's producer-side size estimate of {@code row}'s descriptor record. */
     static int recordBytes(DescriptorRow row) {
         ProducerRecord<byte[], byte[]> record = DescriptorRecords.toProducerRecord("descriptors", row, null);
-        return AbstractRecords.estimateSizeInBytesUpperBound(RecordBatch.CURRENT_MAGIC_VALUE, CompressionType.NONE,
-                record.key(), record.value(), record.headers().toArray());
+        return AbstractRecords.estimateSizeInBytesUpperBound(
+                RecordBatch.CURRENT_MAGIC_VALUE,
+                CompressionType.NONE,
+                record.key(),
+                record.value(),
+                record.headers().toArray());
     }
 
     /** The size of the largest descriptor record {@code placed} can get, wherever the sink places it. */
@@ -115,18 +125,32 @@ public final class DescriptorRecordLimit implements Serializable {
         long size = placed.placedLength();
         return switch (placed.placement()) {
             case INLINE -> row(record, placed, BlobDescriptor.inline(size), null, placed.bytes(), LARGEST_U32);
-            case PACKED -> row(record, placed, BlobDescriptor.packed(LONGEST_POSITION, size, LARGEST_U32),
-                    LONGEST_BLOB_SET, null, LARGEST_U32);
-            case DEDICATED -> row(record, placed, BlobDescriptor.dedicated(size, LARGEST_U32), LONGEST_BLOB_SET, null,
-                    LARGEST_U32);
+            case PACKED ->
+                row(
+                        record,
+                        placed,
+                        BlobDescriptor.packed(LONGEST_POSITION, size, LARGEST_U32),
+                        LONGEST_BLOB_SET,
+                        null,
+                        LARGEST_U32);
+            case DEDICATED ->
+                row(record, placed, BlobDescriptor.dedicated(size, LARGEST_U32), LONGEST_BLOB_SET, null, LARGEST_U32);
             case EXTERNAL -> row(record, placed, placed.external(), null, null, null);
         };
     }
 
     private static DescriptorRow row(
             BlobRecord record, PlacedBlob placed, BlobDescriptor blob, String blobSet, byte[] inlineData, Long crc32c) {
-        return new DescriptorRow(record.key(), record.topic(), record.partition(), record.offset(), blob, blobSet,
-                inlineData, crc32c, placed.attributes());
+        return new DescriptorRow(
+                record.key(),
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                blob,
+                blobSet,
+                inlineData,
+                crc32c,
+                placed.attributes());
     }
 
     private static int length(byte[] bytes) {

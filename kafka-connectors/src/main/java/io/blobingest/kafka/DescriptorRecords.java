@@ -31,9 +31,16 @@ public final class DescriptorRecords {
 
     private static final byte[] NO_VALUE = new byte[0];
     private static final Set<String> KNOWN_FEATURES = Set.of(BlobFeatures.BLOB_OBJECT_PACK);
-    private static final Set<String> DESCRIPTOR_HEADERS = Set.of(BlobHeaders.KIND, BlobHeaders.POSITION,
-            BlobHeaders.SIZE, BlobHeaders.ID, BlobHeaders.URI, BlobHeaders.SET, BlobHeaders.CRC32C,
-            BlobHeaders.FEATURES, BlobHeaders.SOURCE);
+    private static final Set<String> DESCRIPTOR_HEADERS = Set.of(
+            BlobHeaders.KIND,
+            BlobHeaders.POSITION,
+            BlobHeaders.SIZE,
+            BlobHeaders.ID,
+            BlobHeaders.URI,
+            BlobHeaders.SET,
+            BlobHeaders.CRC32C,
+            BlobHeaders.FEATURES,
+            BlobHeaders.SOURCE);
 
     private DescriptorRecords() {}
 
@@ -44,7 +51,8 @@ public final class DescriptorRecords {
     public static ProducerRecord<byte[], byte[]> toProducerRecord(String topic, DescriptorRow row, Long timestamp) {
         BlobDescriptor blob = row.blob();
         List<Header> headers = new ArrayList<>(9 + row.attributes().size());
-        headers.add(new RecordHeader(BlobHeaders.KIND, unsignedDecimal(blob.kind().value())));
+        headers.add(
+                new RecordHeader(BlobHeaders.KIND, unsignedDecimal(blob.kind().value())));
         headers.add(new RecordHeader(BlobHeaders.POSITION, unsignedDecimal(blob.position())));
         headers.add(new RecordHeader(BlobHeaders.SIZE, unsignedDecimal(blob.size())));
         headers.add(new RecordHeader(BlobHeaders.ID, unsignedDecimal(blob.blobId())));
@@ -59,8 +67,8 @@ public final class DescriptorRecords {
         headers.add(new RecordHeader(BlobHeaders.SOURCE, utf8(row.source())));
         for (Attribute attribute : row.attributes()) {
             if (BlobHeaders.RESERVED.contains(attribute.name())) {
-                throw new IllegalArgumentException("descriptor of " + row.source() + ": attribute '"
-                        + attribute.name() + "' uses a header name reserved by SPEC section 4");
+                throw new IllegalArgumentException("descriptor of " + row.source() + ": attribute '" + attribute.name()
+                        + "' uses a header name reserved by SPEC section 4");
             }
             headers.add(new RecordHeader(attribute.name(), attribute.value()));
         }
@@ -82,7 +90,8 @@ public final class DescriptorRecords {
             if (!BlobHeaders.RESERVED.contains(header.key())) {
                 attributes.add(new Attribute(header.key(), header.value()));
             } else if (!DESCRIPTOR_HEADERS.contains(header.key())) {
-                throw new IllegalArgumentException(where + ": header " + header.key() + " does not belong in a descriptor record");
+                throw new IllegalArgumentException(
+                        where + ": header " + header.key() + " does not belong in a descriptor record");
             } else if (descriptorHeaders.put(header.key(), header.value()) != null) {
                 throw new IllegalArgumentException(where + ": header " + header.key() + " appears more than once");
             }
@@ -106,8 +115,16 @@ public final class DescriptorRecords {
         Source source = fields.source();
         DescriptorRow row;
         try {
-            row = new DescriptorRow(record.key(), source.topic, source.partition, source.offset, blob, blobSet,
-                    inlineData, crc32c, attributes);
+            row = new DescriptorRow(
+                    record.key(),
+                    source.topic,
+                    source.partition,
+                    source.offset,
+                    blob,
+                    blobSet,
+                    inlineData,
+                    crc32c,
+                    attributes);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
@@ -121,13 +138,14 @@ public final class DescriptorRecords {
     private static byte[] inlineData(String where, BlobKind kind, byte[] value) {
         if (kind == BlobKind.INLINE) {
             if (value == null) {
-                throw new IllegalArgumentException(where + ": an Inline descriptor needs its bytes as the value, found null");
+                throw new IllegalArgumentException(
+                        where + ": an Inline descriptor needs its bytes as the value, found null");
             }
             return value;
         }
         if (value != null && value.length > 0) {
-            throw new IllegalArgumentException(where + ": a " + kind + " descriptor has an empty value, found "
-                    + value.length + " bytes");
+            throw new IllegalArgumentException(
+                    where + ": a " + kind + " descriptor has an empty value, found " + value.length + " bytes");
         }
         return null;
     }
@@ -178,8 +196,9 @@ public final class DescriptorRecords {
             List<String> features = list.isEmpty() ? List.of() : Arrays.asList(list.split(",", -1));
             for (String feature : features) {
                 if (!KNOWN_FEATURES.contains(feature)) {
-                    throw invalid(BlobHeaders.FEATURES, "unknown required feature '" + feature
-                            + "' (this reader knows " + KNOWN_FEATURES + ")");
+                    throw invalid(
+                            BlobHeaders.FEATURES,
+                            "unknown required feature '" + feature + "' (this reader knows " + KNOWN_FEATURES + ")");
                 }
             }
             return features;

@@ -27,12 +27,17 @@ class BlobKafkaConnectorsTest {
 
     @Test
     void theDescriptorRecordLimitFollowsTheProducerPropertiesOfKafkaProperties() {
-        assertThat(BlobKafkaConnectors.fromConfig(validConfig()).descriptorRecordLimit().maxRecordBytes())
-                .as("Kafka's default max.request.size").isEqualTo(1024 * 1024);
+        assertThat(BlobKafkaConnectors.fromConfig(validConfig())
+                        .descriptorRecordLimit()
+                        .maxRecordBytes())
+                .as("Kafka's default max.request.size")
+                .isEqualTo(1024 * 1024);
 
         Configuration config = validConfig();
         config.set(BlobKafkaOptions.CLIENT_PROPERTIES, Map.of("max.request.size", "4194304"));
-        assertThat(BlobKafkaConnectors.fromConfig(config).descriptorRecordLimit().maxRecordBytes())
+        assertThat(BlobKafkaConnectors.fromConfig(config)
+                        .descriptorRecordLimit()
+                        .maxRecordBytes())
                 .isEqualTo(4 * 1024 * 1024);
     }
 
@@ -40,13 +45,17 @@ class BlobKafkaConnectorsTest {
     void theDeadLetterProducersBufferMemoryHoldsItsLargestRecord() {
         Properties byDefault = BlobKafkaConnectors.fromConfig(validConfig()).deadLetterProducerProperties();
         assertThat(byDefault.getProperty("max.request.size")).isEqualTo(Long.toString(64L << 20));
-        assertThat(byDefault.getProperty("buffer.memory")).as("raised from Kafka's 32 MiB")
+        assertThat(byDefault.getProperty("buffer.memory"))
+                .as("raised from Kafka's 32 MiB")
                 .isEqualTo(Long.toString(64L << 20));
 
         Configuration config = validConfig();
         config.set(BlobKafkaOptions.CLIENT_PROPERTIES, Map.of("buffer.memory", Long.toString(256L << 20)));
-        assertThat(BlobKafkaConnectors.fromConfig(config).deadLetterProducerProperties().getProperty("buffer.memory"))
-                .as("a larger configured buffer is kept").isEqualTo(Long.toString(256L << 20));
+        assertThat(BlobKafkaConnectors.fromConfig(config)
+                        .deadLetterProducerProperties()
+                        .getProperty("buffer.memory"))
+                .as("a larger configured buffer is kept")
+                .isEqualTo(Long.toString(256L << 20));
     }
 
     @Test
@@ -130,7 +139,8 @@ class BlobKafkaConnectorsTest {
         config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, "descriptors");
 
         assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
-                .hasMessage("the input, descriptor and dead-letter topics must differ, found blobs, descriptors, descriptors");
+                .hasMessage("the input, descriptor and dead-letter topics must differ, found blobs, descriptors,"
+                        + " descriptors");
     }
 
     @Test
@@ -165,8 +175,7 @@ class BlobKafkaConnectorsTest {
         Configuration config = validConfig();
         config.removeConfig(CheckpointingOptions.CHECKPOINTING_INTERVAL);
 
-        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
-                .hasMessageContaining("checkpointing is off");
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config)).hasMessageContaining("checkpointing is off");
     }
 
     @Test
@@ -176,7 +185,8 @@ class BlobKafkaConnectorsTest {
 
         assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
                 .isInstanceOf(IllegalConfigurationException.class)
-                .hasMessage("kafka.properties must not set 'transaction.timeout.ms': it is set by kafka.transaction-timeout");
+                .hasMessage("kafka.properties must not set 'transaction.timeout.ms': it is set by"
+                        + " kafka.transaction-timeout");
     }
 
     @Test
@@ -184,8 +194,7 @@ class BlobKafkaConnectorsTest {
         Configuration config = validConfig();
         config.setString("kafka.properties", "security.protocol:PLAINTEXT,sasl.jaas.config:'a b=c; d:e'");
 
-        assertThat(config.get(BlobKafkaOptions.CLIENT_PROPERTIES))
-                .containsEntry("sasl.jaas.config", "a b=c; d:e");
+        assertThat(config.get(BlobKafkaOptions.CLIENT_PROPERTIES)).containsEntry("sasl.jaas.config", "a b=c; d:e");
         assertThat(BlobKafkaConnectors.fromConfig(config).source()).isNotNull();
     }
 }

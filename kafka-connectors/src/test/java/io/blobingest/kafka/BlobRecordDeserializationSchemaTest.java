@@ -24,13 +24,14 @@ class BlobRecordDeserializationSchemaTest {
                 new RecordHeader("a", (byte[]) null),
                 new RecordHeader("b", "2".getBytes(UTF_8)));
 
-        BlobRecord record = deserialize(KafkaRecordsFixture.consumerRecord(
-                "input", 3, 42L, "k".getBytes(UTF_8), new byte[] {1, 2}, headers));
+        BlobRecord record = deserialize(
+                KafkaRecordsFixture.consumerRecord("input", 3, 42L, "k".getBytes(UTF_8), new byte[] {1, 2}, headers));
 
         assertThat(record.key()).isEqualTo("k".getBytes(UTF_8));
         assertThat(record.value()).containsExactly(1, 2);
         assertThat(record.headers()).extracting(Attribute::name).containsExactly("b", "blob.uri", "a", "b");
-        assertThat(record.headers()).extracting(h -> h.value() == null ? null : new String(h.value(), UTF_8))
+        assertThat(record.headers())
+                .extracting(h -> h.value() == null ? null : new String(h.value(), UTF_8))
                 .containsExactly("1", "s3://bucket/x", null, "2");
         assertThat(record.source()).isEqualTo("input/3/42");
     }
@@ -46,7 +47,8 @@ class BlobRecordDeserializationSchemaTest {
 
     @Test
     void keepsAnEmptyValueApartFromNull() {
-        BlobRecord record = deserialize(KafkaRecordsFixture.consumerRecord("input", 0, 0L, null, new byte[0], List.of()));
+        BlobRecord record =
+                deserialize(KafkaRecordsFixture.consumerRecord("input", 0, 0L, null, new byte[0], List.of()));
 
         assertThat(record.value()).isNotNull().isEmpty();
     }

@@ -29,7 +29,8 @@ class BlobTypesTest {
 
     private static final List<Attribute> HEADERS = List.of(
             new Attribute("a", "1".getBytes(UTF_8)), new Attribute("b", null), new Attribute("a", "2".getBytes(UTF_8)));
-    private static final BlobRecord RECORD = new BlobRecord("k".getBytes(UTF_8), new byte[] {1, 2}, HEADERS, "in", 3, 9L);
+    private static final BlobRecord RECORD =
+            new BlobRecord("k".getBytes(UTF_8), new byte[] {1, 2}, HEADERS, "in", 3, 9L);
     private static final BlobRecord BARE_RECORD = new BlobRecord(null, null, List.of(), "in", 0, 0L);
 
     static Stream<Arguments> values() {
@@ -37,16 +38,37 @@ class BlobTypesTest {
                 Arguments.of(BlobTypes.BLOB_RECORD, RECORD),
                 Arguments.of(BlobTypes.BLOB_RECORD, BARE_RECORD),
                 Arguments.of(BlobTypes.DEAD_LETTER, new DeadLetter(BARE_RECORD, DeadLetterCode.NULL_VALUE, "no value")),
-                Arguments.of(BlobTypes.PLACED_BLOB, new PlacedBlob(RECORD, Placement.PACKED, new byte[] {1, 2}, HEADERS, null)),
-                Arguments.of(BlobTypes.PLACED_BLOB, new PlacedBlob(RECORD, Placement.EXTERNAL, null, List.of(),
-                        BlobDescriptor.external("s3://b/k", 1, 2))),
-                Arguments.of(BlobTypes.PLACED_BLOB, PlacedBlob.copiedFrom(
-                        new ExternalBytes("s3://b/k", 7, 5_000_000_000L), RECORD, HEADERS)),
+                Arguments.of(
+                        BlobTypes.PLACED_BLOB,
+                        new PlacedBlob(RECORD, Placement.PACKED, new byte[] {1, 2}, HEADERS, null)),
+                Arguments.of(
+                        BlobTypes.PLACED_BLOB,
+                        new PlacedBlob(
+                                RECORD,
+                                Placement.EXTERNAL,
+                                null,
+                                List.of(),
+                                BlobDescriptor.external("s3://b/k", 1, 2))),
+                Arguments.of(
+                        BlobTypes.PLACED_BLOB,
+                        PlacedBlob.copiedFrom(new ExternalBytes("s3://b/k", 7, 5_000_000_000L), RECORD, HEADERS)),
                 Arguments.of(BlobTypes.EXTERNAL_FETCH, new ExternalFetch(RECORD, "file:///data/x", 3, 4, HEADERS)),
-                Arguments.of(BlobTypes.DESCRIPTOR_ROW, new DescriptorRow("k".getBytes(UTF_8), "in", 1, 2,
-                        BlobDescriptor.packed(0x8000_0000_0000_0001L, 5, 3), "set", null, 0xFFFF_FFFFL, HEADERS)),
-                Arguments.of(BlobTypes.DESCRIPTOR_ROW, new DescriptorRow(null, "in", 1, 2, BlobDescriptor.inline(1),
-                        null, new byte[] {7}, 1L, List.of())));
+                Arguments.of(
+                        BlobTypes.DESCRIPTOR_ROW,
+                        new DescriptorRow(
+                                "k".getBytes(UTF_8),
+                                "in",
+                                1,
+                                2,
+                                BlobDescriptor.packed(0x8000_0000_0000_0001L, 5, 3),
+                                "set",
+                                null,
+                                0xFFFF_FFFFL,
+                                HEADERS)),
+                Arguments.of(
+                        BlobTypes.DESCRIPTOR_ROW,
+                        new DescriptorRow(
+                                null, "in", 1, 2, BlobDescriptor.inline(1), null, new byte[] {7}, 1L, List.of())));
     }
 
     @ParameterizedTest

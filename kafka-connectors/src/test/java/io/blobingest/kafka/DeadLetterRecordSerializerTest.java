@@ -17,10 +17,16 @@ class DeadLetterRecordSerializerTest {
 
     @Test
     void forwardsTheInputUnchangedAndAppendsTheError() {
-        BlobRecord input = new BlobRecord("k".getBytes(UTF_8), new byte[] {9, 8}, List.of(
-                new Attribute("blob.uri", "relative".getBytes(UTF_8)),
-                new Attribute("trace", null),
-                new Attribute("trace", "2".getBytes(UTF_8))), "input", 1, 7);
+        BlobRecord input = new BlobRecord(
+                "k".getBytes(UTF_8),
+                new byte[] {9, 8},
+                List.of(
+                        new Attribute("blob.uri", "relative".getBytes(UTF_8)),
+                        new Attribute("trace", null),
+                        new Attribute("trace", "2".getBytes(UTF_8))),
+                "input",
+                1,
+                7);
 
         ProducerRecord<byte[], byte[]> record = serializer.serialize(
                 new DeadLetter(input, DeadLetterCode.BAD_URI, "blob.uri is not absolute"), null, 1234L);
@@ -30,9 +36,13 @@ class DeadLetterRecordSerializerTest {
         assertThat(record.timestamp()).isEqualTo(1234L);
         assertThat(record.key()).isSameAs(input.key());
         assertThat(record.value()).isSameAs(input.value());
-        assertThat(KafkaRecordsFixture.headerStrings(record.headers())).containsExactly(
-                "blob.uri=relative", "trace", "trace=2",
-                "blob.error=bad-uri", "blob.error.detail=blob.uri is not absolute");
+        assertThat(KafkaRecordsFixture.headerStrings(record.headers()))
+                .containsExactly(
+                        "blob.uri=relative",
+                        "trace",
+                        "trace=2",
+                        "blob.error=bad-uri",
+                        "blob.error.detail=blob.uri is not absolute");
     }
 
     @Test
@@ -50,8 +60,8 @@ class DeadLetterRecordSerializerTest {
 
     @Test
     void aRecordDeadLetteredAgainEndsWithItsCurrentError() {
-        BlobRecord input = new BlobRecord(null, null, List.of(
-                new Attribute("blob.error", "too-large".getBytes(UTF_8))), "input", 0, 0);
+        BlobRecord input = new BlobRecord(
+                null, null, List.of(new Attribute("blob.error", "too-large".getBytes(UTF_8))), "input", 0, 0);
 
         ProducerRecord<byte[], byte[]> record =
                 serializer.serialize(new DeadLetter(input, DeadLetterCode.NULL_VALUE, "no value"), null, null);

@@ -23,6 +23,7 @@ class DescriptorRecordLimitTest {
             List.of(new Attribute("camera", "cam-1".getBytes(UTF_8)), new Attribute("tag", null));
     /** The largest entry reference Raw Pack v1 writes: bit 63, entry index 2^32 - 1 (bits 62..32 zero). */
     private static final long LARGEST_ENTRY_REFERENCE = 0x8000_0000_FFFF_FFFFL;
+
     private static final long LARGEST_U32 = 0xFFFF_FFFFL;
 
     @Test
@@ -31,15 +32,21 @@ class DescriptorRecordLimitTest {
         int limit = DescriptorRecordLimit.worstCaseRecordBytes(fits);
         DescriptorRecordLimit descriptorLimit = new DescriptorRecordLimit(limit);
 
-        assertThat(descriptorLimit.refusal(fits)).as("a descriptor of exactly the limit").isEmpty();
+        assertThat(descriptorLimit.refusal(fits))
+                .as("a descriptor of exactly the limit")
+                .isEmpty();
 
         PlacedBlob oneByteMore = inline(new byte[10_001]);
         assertThat(DescriptorRecordLimit.worstCaseRecordBytes(oneByteMore)).isEqualTo(limit + 1);
         assertThat(descriptorLimit.refusal(oneByteMore)).hasValueSatisfying(deadLetter -> {
             assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.DESCRIPTOR_TOO_LARGE);
             assertThat(deadLetter.record()).isSameAs(oneByteMore.record());
-            assertThat(deadLetter.detail()).contains("up to " + (limit + 1) + " bytes", "descriptor producer's " + limit,
-                    "max.request.size", "inline value 10001");
+            assertThat(deadLetter.detail())
+                    .contains(
+                            "up to " + (limit + 1) + " bytes",
+                            "descriptor producer's " + limit,
+                            "max.request.size",
+                            "inline value 10001");
         });
     }
 
@@ -53,16 +60,19 @@ class DescriptorRecordLimitTest {
                 new PlacedBlob(record, Placement.INLINE, new byte[100], List.of(), null),
                 new PlacedBlob(record, Placement.PACKED, new byte[100_000], List.of(), null),
                 PlacedBlob.copiedFrom(new ExternalBytes("s3://raw/clip", 0, 10L << 20), record, List.of()),
-                new PlacedBlob(record, Placement.EXTERNAL, null, List.of(),
-                        BlobDescriptor.external("s3://raw/clip", 0, 0)))) {
-            assertThat(kafkaDefault.refusal(placed)).as("%s with a 1 MiB key", placed.placement())
-                    .map(DeadLetter::code).hasValue(DeadLetterCode.DESCRIPTOR_TOO_LARGE);
+                new PlacedBlob(
+                        record, Placement.EXTERNAL, null, List.of(), BlobDescriptor.external("s3://raw/clip", 0, 0)))) {
+            assertThat(kafkaDefault.refusal(placed))
+                    .as("%s with a 1 MiB key", placed.placement())
+                    .map(DeadLetter::code)
+                    .hasValue(DeadLetterCode.DESCRIPTOR_TOO_LARGE);
         }
-        List<Attribute> megabyteOfHeaders = List.of(new Attribute("a", new byte[512 * 1024]),
-                new Attribute("b", new byte[512 * 1024]));
+        List<Attribute> megabyteOfHeaders =
+                List.of(new Attribute("a", new byte[512 * 1024]), new Attribute("b", new byte[512 * 1024]));
         BlobRecord small = new BlobRecord(null, new byte[10], megabyteOfHeaders, "blobs", 0, 8);
         assertThat(kafkaDefault.refusal(new PlacedBlob(small, Placement.INLINE, new byte[10], megabyteOfHeaders, null)))
-                .as("1 MiB of headers").isPresent();
+                .as("1 MiB of headers")
+                .isPresent();
     }
 
     @Test
@@ -71,15 +81,23 @@ class DescriptorRecordLimitTest {
         BlobRecord record = new BlobRecord("k".getBytes(UTF_8), bytes, ATTRIBUTES, "robots", 11, 123_456_789L);
         String longestSet = "z".repeat(64);
 
-        assertBounded(new PlacedBlob(record, Placement.INLINE, bytes, ATTRIBUTES, null),
+        assertBounded(
+                new PlacedBlob(record, Placement.INLINE, bytes, ATTRIBUTES, null),
                 row(record, BlobDescriptor.inline(bytes.length), null, bytes, LARGEST_U32));
-        assertBounded(new PlacedBlob(record, Placement.PACKED, bytes, ATTRIBUTES, null),
-                row(record, BlobDescriptor.packed(LARGEST_ENTRY_REFERENCE, bytes.length, LARGEST_U32), longestSet,
-                        null, LARGEST_U32));
-        assertBounded(new PlacedBlob(record, Placement.DEDICATED, bytes, ATTRIBUTES, null),
+        assertBounded(
+                new PlacedBlob(record, Placement.PACKED, bytes, ATTRIBUTES, null),
+                row(
+                        record,
+                        BlobDescriptor.packed(LARGEST_ENTRY_REFERENCE, bytes.length, LARGEST_U32),
+                        longestSet,
+                        null,
+                        LARGEST_U32));
+        assertBounded(
+                new PlacedBlob(record, Placement.DEDICATED, bytes, ATTRIBUTES, null),
                 row(record, BlobDescriptor.dedicated(bytes.length, LARGEST_U32), longestSet, null, LARGEST_U32));
         BlobDescriptor reference = BlobDescriptor.external("s3://raw/clip.bin", 10, 20);
-        assertBounded(new PlacedBlob(record, Placement.EXTERNAL, null, ATTRIBUTES, reference),
+        assertBounded(
+                new PlacedBlob(record, Placement.EXTERNAL, null, ATTRIBUTES, reference),
                 row(record, reference, null, null, null));
     }
 
@@ -101,14 +119,15 @@ class DescriptorRecordLimitTest {
         int source = 1 + 11 + 1 + "blobs/0/7".length();
 
         assertThat(DescriptorRecordLimit.worstCaseRecordBytes(
-                new PlacedBlob(record, Placement.PACKED, record.value(), List.of(), null)))
+                        new PlacedBlob(record, Placement.PACKED, record.value(), List.of(), null)))
                 .as("framing, null key, empty value, header count, headers")
                 .isEqualTo(61 + 21 + 1 + 1 + 1 + kind + position + size + id + uri + set + crc32c + features + source);
     }
 
     @Test
     void theLimitIsTheSmallerOfMaxRequestSizeAndBufferMemoryWithKafkasDefaults() {
-        assertThat(DescriptorRecordLimit.of(new Properties()).maxRecordBytes()).as("Kafka's max.request.size")
+        assertThat(DescriptorRecordLimit.of(new Properties()).maxRecordBytes())
+                .as("Kafka's max.request.size")
                 .isEqualTo(1024 * 1024);
 
         Properties raised = new Properties();
@@ -116,7 +135,8 @@ class DescriptorRecordLimitTest {
         assertThat(DescriptorRecordLimit.of(raised).maxRecordBytes()).isEqualTo(8 * 1024 * 1024);
 
         raised.setProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "67108864");
-        assertThat(DescriptorRecordLimit.of(raised).maxRecordBytes()).as("Kafka's buffer.memory, 32 MiB")
+        assertThat(DescriptorRecordLimit.of(raised).maxRecordBytes())
+                .as("Kafka's buffer.memory, 32 MiB")
                 .isEqualTo(32 * 1024 * 1024);
 
         raised.setProperty(ProducerConfig.BUFFER_MEMORY_CONFIG, "2097152");
@@ -134,7 +154,8 @@ class DescriptorRecordLimitTest {
     }
 
     private static void assertBounded(PlacedBlob placed, DescriptorRow largestWritten) {
-        assertThat(DescriptorRecordLimit.recordBytes(largestWritten)).as("%s", placed.placement())
+        assertThat(DescriptorRecordLimit.recordBytes(largestWritten))
+                .as("%s", placed.placement())
                 .isLessThanOrEqualTo(DescriptorRecordLimit.worstCaseRecordBytes(placed));
     }
 
@@ -144,7 +165,15 @@ class DescriptorRecordLimitTest {
     }
 
     private static DescriptorRow row(BlobRecord record, BlobDescriptor blob, String set, byte[] inline, Long crc32c) {
-        return new DescriptorRow(record.key(), record.topic(), record.partition(), record.offset(), blob, set, inline,
-                crc32c, ATTRIBUTES);
+        return new DescriptorRow(
+                record.key(),
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                blob,
+                set,
+                inline,
+                crc32c,
+                ATTRIBUTES);
     }
 }

@@ -68,11 +68,10 @@ class KafkaConnectorsITCase {
 
     @RegisterExtension
     @Order(2)
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(2)
-                    .build());
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
     private static final Duration VISIBLE_WITHIN = Duration.ofSeconds(60);
     private static final String ALLOWED = "s3://bucket/allowed/";
@@ -86,8 +85,20 @@ class KafkaConnectorsITCase {
         List<ProducerRecord<byte[], byte[]>> placed = List.of(
                 input(topics.input, "inline", new byte[] {1, 2, 3}, "camera", "front", "trace", "1", "trace", "2"),
                 input(topics.input, "empty", new byte[0]),
-                input(topics.input, "reference", null, "blob.uri", ALLOWED + "x", "blob.mode", "reference",
-                        "blob.position", "5", "blob.size", "10", "camera", "rear"));
+                input(
+                        topics.input,
+                        "reference",
+                        null,
+                        "blob.uri",
+                        ALLOWED + "x",
+                        "blob.mode",
+                        "reference",
+                        "blob.position",
+                        "5",
+                        "blob.size",
+                        "10",
+                        "camera",
+                        "rear"));
         List<ProducerRecord<byte[], byte[]>> refused = List.of(
                 input(topics.input, "null-value", null, "camera", "side"),
                 input(topics.input, "bad-range", null, "blob.uri", ALLOWED + "x", "blob.size", "1"),
@@ -123,37 +134,68 @@ class KafkaConnectorsITCase {
                 .map(DescriptorRecords::parse)
                 .collect(Collectors.toMap(DescriptorRow::sourceOffset, Function.identity()));
         assertThat(descriptors).hasSize(placed.size());
-        assertThat(descriptors.get(0L)).usingRecursiveComparison().isEqualTo(new DescriptorRow(
-                key("inline"), topics.input, 0, 0, BlobDescriptor.inline(3), null, new byte[] {1, 2, 3},
-                crc32c(new byte[] {1, 2, 3}), attributes("camera", "front", "trace", "1", "trace", "2")));
-        assertThat(descriptors.get(1L)).usingRecursiveComparison().isEqualTo(new DescriptorRow(
-                key("empty"), topics.input, 0, 1, BlobDescriptor.inline(0), null, new byte[0], crc32c(new byte[0]),
-                List.of()));
-        assertThat(descriptors.get(2L)).usingRecursiveComparison().isEqualTo(new DescriptorRow(
-                key("reference"), topics.input, 0, 2, BlobDescriptor.external(ALLOWED + "x", 5, 10), null, null, null,
-                attributes("camera", "rear")));
+        assertThat(descriptors.get(0L))
+                .usingRecursiveComparison()
+                .isEqualTo(new DescriptorRow(
+                        key("inline"),
+                        topics.input,
+                        0,
+                        0,
+                        BlobDescriptor.inline(3),
+                        null,
+                        new byte[] {1, 2, 3},
+                        crc32c(new byte[] {1, 2, 3}),
+                        attributes("camera", "front", "trace", "1", "trace", "2")));
+        assertThat(descriptors.get(1L))
+                .usingRecursiveComparison()
+                .isEqualTo(new DescriptorRow(
+                        key("empty"),
+                        topics.input,
+                        0,
+                        1,
+                        BlobDescriptor.inline(0),
+                        null,
+                        new byte[0],
+                        crc32c(new byte[0]),
+                        List.of()));
+        assertThat(descriptors.get(2L))
+                .usingRecursiveComparison()
+                .isEqualTo(new DescriptorRow(
+                        key("reference"),
+                        topics.input,
+                        0,
+                        2,
+                        BlobDescriptor.external(ALLOWED + "x", 5, 10),
+                        null,
+                        null,
+                        null,
+                        attributes("camera", "rear")));
 
         List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.drainCommitted(topics.deadLetters);
         assertThat(deadLetters).hasSize(refused.size());
         for (ConsumerRecord<byte[], byte[]> deadLetter : deadLetters) {
             String code = new String(deadLetter.key(), UTF_8);
             ProducerRecord<byte[], byte[]> original = refused.stream()
-                    .filter(r -> new String(r.key(), UTF_8).equals(code)).findFirst().orElseThrow();
-            List<Header> expectedHeaders = new ArrayList<>(List.of(original.headers().toArray()));
+                    .filter(r -> new String(r.key(), UTF_8).equals(code))
+                    .findFirst()
+                    .orElseThrow();
+            List<Header> expectedHeaders =
+                    new ArrayList<>(List.of(original.headers().toArray()));
             assertThat(deadLetter.value()).isEqualTo(original.value());
             assertThat(headerNamesAndValues(deadLetter.headers()).subList(0, expectedHeaders.size()))
                     .containsExactlyElementsOf(headerNamesAndValues(expectedHeaders));
-            assertThat(deadLetter.headers().lastHeader("blob.error").value()).asString(UTF_8).isEqualTo(code);
-            assertThat(deadLetter.headers().lastHeader("blob.error.detail").value()).isNotEmpty();
+            assertThat(deadLetter.headers().lastHeader("blob.error").value())
+                    .asString(UTF_8)
+                    .isEqualTo(code);
+            assertThat(deadLetter.headers().lastHeader("blob.error.detail").value())
+                    .isNotEmpty();
         }
     }
 
     @Test
     void boundedModeReadsTheInputUpToItsEndAtStartAndFinishes() throws Exception {
         Topics topics = Topics.create("bounded");
-        KAFKA.send(List.of(
-                input(topics.input, "a", new byte[] {1}),
-                input(topics.input, "b", null)));
+        KAFKA.send(List.of(input(topics.input, "a", new byte[] {1}), input(topics.input, "b", null)));
 
         Configuration config = jobConfig(topics, Duration.ofMillis(200));
         config.set(BlobKafkaOptions.BOUNDED, true);
@@ -184,7 +226,8 @@ class KafkaConnectorsITCase {
         try {
             KAFKA.awaitRecords(topics.descriptors, IsolationLevel.READ_COMMITTED, 1, VISIBLE_WITHIN);
         } finally {
-            savepoint = client.stopWithSavepoint(job, false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+            savepoint = client.stopWithSavepoint(
+                            job, false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                     .get();
         }
         KAFKA.send(List.of(input(topics.input, "after", new byte[] {2}), input(topics.input, "refused", null)));
@@ -196,7 +239,8 @@ class KafkaConnectorsITCase {
         buildJob(resumed, bounded);
         resumed.execute("kafka-connectors-resumed-bounded");
 
-        assertThat(KAFKA.drainCommitted(topics.descriptors)).extracting(r -> new String(r.key(), UTF_8))
+        assertThat(KAFKA.drainCommitted(topics.descriptors))
+                .extracting(r -> new String(r.key(), UTF_8))
                 .containsExactlyInAnyOrder("before", "after");
         assertThat(KAFKA.drainCommitted(topics.deadLetters)).hasSize(1);
     }
@@ -209,7 +253,8 @@ class KafkaConnectorsITCase {
         config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, topics.deadLetters);
         config.set(BlobKafkaOptions.GROUP_ID, topics.input + "-job");
         config.set(BlobKafkaOptions.TRANSACTION_TIMEOUT, Duration.ofMinutes(14));
-        config.set(BlobKafkaOptions.BROKER_TRANSACTION_MAX_TIMEOUT, KafkaBrokerExtension.BROKER_TRANSACTION_MAX_TIMEOUT);
+        config.set(
+                BlobKafkaOptions.BROKER_TRANSACTION_MAX_TIMEOUT, KafkaBrokerExtension.BROKER_TRANSACTION_MAX_TIMEOUT);
         config.set(BlobKafkaOptions.TRANSACTION_RESTART_ALLOWANCE, Duration.ofMinutes(1));
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
         config.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofMinutes(2));
@@ -221,10 +266,26 @@ class KafkaConnectorsITCase {
     void theDescriptorRecordLimitIsTheSizeKafkasProducerEnforces() throws Exception {
         KAFKA.createTopic("limit-descriptors", 1);
         byte[] bytes = new byte[200_000];
-        DescriptorRow fits = new DescriptorRow("k".getBytes(UTF_8), "blobs", 0, 1, BlobDescriptor.inline(bytes.length),
-                null, bytes, 42L, List.of(new Attribute("camera", "cam-1".getBytes(UTF_8))));
-        DescriptorRow oneByteMore = new DescriptorRow(fits.key(), "blobs", 0, 1,
-                BlobDescriptor.inline(bytes.length + 1L), null, new byte[bytes.length + 1], 42L, fits.attributes());
+        DescriptorRow fits = new DescriptorRow(
+                "k".getBytes(UTF_8),
+                "blobs",
+                0,
+                1,
+                BlobDescriptor.inline(bytes.length),
+                null,
+                bytes,
+                42L,
+                List.of(new Attribute("camera", "cam-1".getBytes(UTF_8))));
+        DescriptorRow oneByteMore = new DescriptorRow(
+                fits.key(),
+                "blobs",
+                0,
+                1,
+                BlobDescriptor.inline(bytes.length + 1L),
+                null,
+                new byte[bytes.length + 1],
+                42L,
+                fits.attributes());
         int limit = DescriptorRecordLimit.recordBytes(fits);
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
@@ -233,29 +294,36 @@ class KafkaConnectorsITCase {
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
             assertThat(new DescriptorRecordLimit(limit).fits(fits)).isTrue();
-            producer.send(DescriptorRecords.toProducerRecord("limit-descriptors", fits, null)).get(60, TimeUnit.SECONDS);
+            producer.send(DescriptorRecords.toProducerRecord("limit-descriptors", fits, null))
+                    .get(60, TimeUnit.SECONDS);
 
             assertThat(new DescriptorRecordLimit(limit).fits(oneByteMore)).isFalse();
-            assertThatThrownBy(() -> producer.send(DescriptorRecords.toProducerRecord("limit-descriptors", oneByteMore,
-                    null)).get(60, TimeUnit.SECONDS))
+            assertThatThrownBy(() -> producer.send(
+                                    DescriptorRecords.toProducerRecord("limit-descriptors", oneByteMore, null))
+                            .get(60, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(RecordTooLargeException.class)
                     .hasMessageContaining(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
         }
         assertThat(KAFKA.awaitRecords("limit-descriptors", IsolationLevel.READ_UNCOMMITTED, 1, VISIBLE_WITHIN))
-                .singleElement().extracting(ConsumerRecord::value).isEqualTo(bytes);
+                .singleElement()
+                .extracting(ConsumerRecord::value)
+                .isEqualTo(bytes);
     }
 
     private static void buildJob(StreamExecutionEnvironment env, Configuration config) {
         BlobKafkaConnectors connectors = BlobKafkaConnectors.fromConfig(config);
         BlobRecordClassifier classifier =
                 new BlobRecordClassifier(PlacementPolicy.lanceDefaults(), List.of(ALLOWED), MAX_BLOB_BYTES);
-        SingleOutputStreamOperator<DescriptorRow> descriptors = env
-                .fromSource(connectors.source(), WatermarkStrategy.noWatermarks(), "input")
+        SingleOutputStreamOperator<DescriptorRow> descriptors = env.fromSource(
+                        connectors.source(), WatermarkStrategy.noWatermarks(), "input")
                 .setParallelism(1)
                 .process(new InlineAndReferenceOnly(classifier), BlobTypes.DESCRIPTOR_ROW)
                 .setParallelism(1);
         descriptors.sinkTo(connectors.descriptorSink()).setParallelism(1);
-        descriptors.getSideOutput(DEAD_LETTERS).sinkTo(connectors.deadLetterSink()).setParallelism(1);
+        descriptors
+                .getSideOutput(DEAD_LETTERS)
+                .sinkTo(connectors.deadLetterSink())
+                .setParallelism(1);
     }
 
     /** Classifies and describes Inline and External blobs; packing needs storage, not tested here. */
@@ -276,13 +344,31 @@ class KafkaConnectorsITCase {
             }
             PlacedBlob placed = (PlacedBlob) classified;
             switch (placed.placement()) {
-                case INLINE -> out.collect(new DescriptorRow(record.key(), record.topic(), record.partition(),
-                        record.offset(), BlobDescriptor.inline(placed.bytes().length), null, placed.bytes(),
-                        crc32c(placed.bytes()), placed.attributes()));
-                case EXTERNAL -> out.collect(new DescriptorRow(record.key(), record.topic(), record.partition(),
-                        record.offset(), placed.external(), null, null, null, placed.attributes()));
-                default -> throw new IllegalStateException("the test job cannot place " + placed.placement()
-                        + " blobs, found one at " + record.source());
+                case INLINE ->
+                    out.collect(new DescriptorRow(
+                            record.key(),
+                            record.topic(),
+                            record.partition(),
+                            record.offset(),
+                            BlobDescriptor.inline(placed.bytes().length),
+                            null,
+                            placed.bytes(),
+                            crc32c(placed.bytes()),
+                            placed.attributes()));
+                case EXTERNAL ->
+                    out.collect(new DescriptorRow(
+                            record.key(),
+                            record.topic(),
+                            record.partition(),
+                            record.offset(),
+                            placed.external(),
+                            null,
+                            null,
+                            null,
+                            placed.attributes()));
+                default ->
+                    throw new IllegalStateException("the test job cannot place " + placed.placement()
+                            + " blobs, found one at " + record.source());
             }
         }
     }

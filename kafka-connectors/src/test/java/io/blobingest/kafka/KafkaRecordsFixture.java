@@ -18,14 +18,34 @@ final class KafkaRecordsFixture {
 
     /** The record a consumer would read back at {@code partition/offset} after {@code sent} was produced. */
     static ConsumerRecord<byte[], byte[]> received(ProducerRecord<byte[], byte[]> sent, int partition, long offset) {
-        return new ConsumerRecord<>(sent.topic(), partition, offset, 0L, TimestampType.CREATE_TIME, -1, -1,
-                sent.key(), sent.value(), new RecordHeaders(sent.headers().toArray()), Optional.empty());
+        return new ConsumerRecord<>(
+                sent.topic(),
+                partition,
+                offset,
+                0L,
+                TimestampType.CREATE_TIME,
+                -1,
+                -1,
+                sent.key(),
+                sent.value(),
+                new RecordHeaders(sent.headers().toArray()),
+                Optional.empty());
     }
 
     static ConsumerRecord<byte[], byte[]> consumerRecord(
             String topic, int partition, long offset, byte[] key, byte[] value, List<Header> headers) {
-        return new ConsumerRecord<>(topic, partition, offset, 0L, TimestampType.CREATE_TIME, -1, -1, key, value,
-                new RecordHeaders(headers.toArray(new Header[0])), Optional.empty());
+        return new ConsumerRecord<>(
+                topic,
+                partition,
+                offset,
+                0L,
+                TimestampType.CREATE_TIME,
+                -1,
+                -1,
+                key,
+                value,
+                new RecordHeaders(headers.toArray(new Header[0])),
+                Optional.empty());
     }
 
     /** Header names and values as "name=value" strings, "name" alone for a header without value. */

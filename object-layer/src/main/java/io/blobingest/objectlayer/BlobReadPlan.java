@@ -21,8 +21,8 @@ public record BlobReadPlan(BlobObjectRef ref, PhysicalRange range, long logicalS
             throw new IllegalArgumentException("logical size must be >= 0, found " + logicalSize);
         }
         if (!range.location().equals(ref.location())) {
-            throw new IllegalArgumentException(
-                    "a plan reads only its own object: ref names " + ref.location() + ", range names " + range.location());
+            throw new IllegalArgumentException("a plan reads only its own object: ref names " + ref.location()
+                    + ", range names " + range.location());
         }
     }
 }

@@ -38,7 +38,6 @@ public record BlobRequest(BlobDescriptor descriptor, ResolveContext context, byt
      *     required_features}, or the record's {@code blob.features} header)
      */
     public static BlobRequest forRow(DescriptorRow row, URI base, Set<String> requiredFeatures) {
-        return new BlobRequest(
-                row.blob(), new ResolveContext(base, row.blobSet(), requiredFeatures), row.inlineData());
+        return new BlobRequest(row.blob(), new ResolveContext(base, row.blobSet(), requiredFeatures), row.inlineData());
     }
 }

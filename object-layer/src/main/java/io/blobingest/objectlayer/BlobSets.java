@@ -41,8 +41,8 @@ public final class BlobSets {
      */
     public static String requireValidName(String blobSet) {
         if (!isValidName(blobSet)) {
-            throw new IllegalArgumentException(
-                    "blob_set must match " + NAME_REGEX + ", found " + (blobSet == null ? "null" : "\"" + blobSet + "\""));
+            throw new IllegalArgumentException("blob_set must match " + NAME_REGEX + ", found "
+                    + (blobSet == null ? "null" : "\"" + blobSet + "\""));
         }
         return blobSet;
     }
@@ -86,7 +86,8 @@ public final class BlobSets {
         Objects.requireNonNull(base, "base");
         if (!base.isAbsolute() || base.isOpaque() || base.getRawQuery() != null || base.getRawFragment() != null) {
             throw new IllegalArgumentException(
-                    "base must be an absolute hierarchical URI without query or fragment (file:///data, s3://bucket/prefix),"
+                    "base must be an absolute hierarchical URI without query or fragment (file:///data,"
+                            + " s3://bucket/prefix),"
                             + " found scheme " + base.getScheme() + " path " + base.getRawPath());
         }
         if (base.getRawUserInfo() != null) {

@@ -46,7 +46,8 @@ public record DescriptorRow(
         }
         boolean ownsSidecar = blob.kind() == BlobKind.PACKED || blob.kind() == BlobKind.DEDICATED;
         if (ownsSidecar != (blobSet != null)) {
-            throw new IllegalArgumentException("blob_set must be set iff kind is PACKED or DEDICATED, kind is " + blob.kind());
+            throw new IllegalArgumentException(
+                    "blob_set must be set iff kind is PACKED or DEDICATED, kind is " + blob.kind());
         }
     }
 

@@ -22,7 +22,9 @@ final class DescriptorValidation {
                 require(kind, blobId != 0, "blob_id must name a sidecar (0 is reserved)");
                 require(kind, blobUri.isEmpty(), "blob_uri must be empty");
                 // Bit 63 clear: a legacy raw byte offset, so the range must fit in u64.
-                require(kind, position < 0 || fitsInU64(position, size),
+                require(
+                        kind,
+                        position < 0 || fitsInU64(position, size),
                         "byte offset " + position + " + size " + Long.toUnsignedString(size) + " overflows u64");
             }
             case DEDICATED -> {
@@ -34,7 +36,9 @@ final class DescriptorValidation {
                 require(kind, blobId == 0, "blob_id must be 0, found " + blobId);
                 // The URI is not echoed: it may carry userinfo, which must never reach a log.
                 require(kind, isAbsoluteUri(blobUri), "blob_uri must be an absolute URI with a scheme");
-                require(kind, fitsInU64(position, size),
+                require(
+                        kind,
+                        fitsInU64(position, size),
                         "position " + Long.toUnsignedString(position) + " + size " + Long.toUnsignedString(size)
                                 + " overflows u64");
             }

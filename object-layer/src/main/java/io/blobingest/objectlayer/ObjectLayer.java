@@ -36,9 +36,11 @@ public final class ObjectLayer implements Closeable {
 
     /** The hole limit on local disk ({@link ReadTuning#LOCAL}); each storage names its own. */
     public static final long DEFAULT_HOLE_LIMIT = ReadTuning.LOCAL.holeLimit();
+
     public static final long DEFAULT_MAX_MERGED_RANGE = 16 * 1024 * 1024;
     /** Reads in flight on local disk ({@link ReadTuning#LOCAL}); each storage names its own. */
     public static final int DEFAULT_CONCURRENCY = ReadTuning.LOCAL.readsInFlight();
+
     public static final int DEFAULT_FOOTER_CACHE_SIZE = 1024;
 
     private static final long CLOSE_GRACE_SECONDS = 10;
@@ -196,9 +198,8 @@ public final class ObjectLayer implements Closeable {
             Set<String> unknown = new HashSet<>(features);
             unknown.removeAll(BlobFeatures.ALL);
             if (!unknown.isEmpty()) {
-                throw new IllegalArgumentException(
-                        "cannot support features this build does not implement: " + unknown
-                                + " (it implements " + BlobFeatures.ALL + ")");
+                throw new IllegalArgumentException("cannot support features this build does not implement: " + unknown
+                        + " (it implements " + BlobFeatures.ALL + ")");
             }
             this.supportedFeatures = Set.copyOf(features);
             return this;
@@ -251,9 +252,8 @@ public final class ObjectLayer implements Closeable {
             }
             long hole = holeLimit != null ? holeLimit : 0;
             if (maxMergedRange <= hole || maxMergedRange > Integer.MAX_VALUE - 8) {
-                throw new IllegalArgumentException(
-                        "max merged range must exceed the hole limit (" + hole + ") and fit in an array, found "
-                                + maxMergedRange);
+                throw new IllegalArgumentException("max merged range must exceed the hole limit (" + hole
+                        + ") and fit in an array, found " + maxMergedRange);
             }
             if (concurrency != null && concurrency < 1) {
                 throw new IllegalArgumentException("concurrency must be >= 1, found " + concurrency);

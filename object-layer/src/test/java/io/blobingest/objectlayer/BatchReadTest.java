@@ -36,7 +36,9 @@ class BatchReadTest extends ObjectLayerTestBase {
     private static final int MIB = 1024 * 1024;
 
     private List<BlobRequest> requests(List<BlobDescriptor> descriptors) {
-        return descriptors.stream().map(d -> BlobRequest.of(d, fixtures.objectPackSet(SET))).toList();
+        return descriptors.stream()
+                .map(d -> BlobRequest.of(d, fixtures.objectPackSet(SET)))
+                .toList();
     }
 
     private long packLength(long sidecarId) throws IOException {
@@ -52,27 +54,31 @@ class BatchReadTest extends ObjectLayerTestBase {
         List<byte[]> blobs = layer.readAll(requests(entries));
 
         assertThat(blobs).containsExactlyElementsOf(payloads);
-        assertThat(storage.log()).containsExactly(
-                new Access(Op.OPEN, pack, 0, 0),
-                new Access(Op.LENGTH, pack, 0, 0),
-                new Access(Op.READ, pack, 0, packLength(1)),
-                new Access(Op.READ, pack, 16, 100 * 500));
+        assertThat(storage.log())
+                .containsExactly(
+                        new Access(Op.OPEN, pack, 0, 0),
+                        new Access(Op.LENGTH, pack, 0, 0),
+                        new Access(Op.READ, pack, 0, packLength(1)),
+                        new Access(Op.READ, pack, 16, 100 * 500));
     }
 
     @Test
     void gapsUpToTheHoleLimitAreReadThroughAndLargerGapsSplitReads() throws IOException {
         int holeLimit = 8 * 1024;
-        List<BlobDescriptor> entries = fixtures.writePack(SET, 1, List.of(
-                new byte[100], new byte[holeLimit + 1], new byte[100], new byte[holeLimit], new byte[100]));
+        List<BlobDescriptor> entries = fixtures.writePack(
+                SET,
+                1,
+                List.of(new byte[100], new byte[holeLimit + 1], new byte[100], new byte[holeLimit], new byte[100]));
         URI pack = fixtures.sidecar(SET, 1);
 
         layer.readAll(requests(List.of(entries.get(0), entries.get(2), entries.get(4))));
 
         long second = 16 + 100 + holeLimit + 1;
-        assertThat(storage.reads()).containsExactly(
-                new Access(Op.READ, pack, 0, packLength(1)),
-                new Access(Op.READ, pack, 16, 100),
-                new Access(Op.READ, pack, second, 100 + holeLimit + 100));
+        assertThat(storage.reads())
+                .containsExactly(
+                        new Access(Op.READ, pack, 0, packLength(1)),
+                        new Access(Op.READ, pack, 16, 100),
+                        new Access(Op.READ, pack, second, 100 + holeLimit + 100));
     }
 
     @Test
@@ -85,11 +91,12 @@ class BatchReadTest extends ObjectLayerTestBase {
         List<byte[]> blobs = layer.readAll(requests(entries));
 
         assertThat(blobs).containsExactlyElementsOf(payloads);
-        assertThat(storage.reads()).containsExactly(
-                new Access(Op.READ, pack, length - 64 * 1024, 64 * 1024),
-                new Access(Op.READ, pack, 16, 16 * MIB),
-                new Access(Op.READ, pack, 16 + 16 * MIB, 16 * MIB),
-                new Access(Op.READ, pack, 16 + 32 * MIB, 8 * MIB));
+        assertThat(storage.reads())
+                .containsExactly(
+                        new Access(Op.READ, pack, length - 64 * 1024, 64 * 1024),
+                        new Access(Op.READ, pack, 16, 16 * MIB),
+                        new Access(Op.READ, pack, 16 + 16 * MIB, 16 * MIB),
+                        new Access(Op.READ, pack, 16 + 32 * MIB, 8 * MIB));
     }
 
     @Test
@@ -110,7 +117,10 @@ class BatchReadTest extends ObjectLayerTestBase {
         assertThat(blobs).containsExactly(frame, frame, frame);
         assertThat(blobs.get(0)).isNotSameAs(blobs.get(1)).isNotSameAs(blobs.get(2));
         assertThat(blobs.get(1)).isNotSameAs(blobs.get(2));
-        assertThat(storage.reads()).hasSize(2).last().isEqualTo(new Access(Op.READ, fixtures.sidecar(SET, 1), 16, 3000));
+        assertThat(storage.reads())
+                .hasSize(2)
+                .last()
+                .isEqualTo(new Access(Op.READ, fixtures.sidecar(SET, 1), 16, 3000));
     }
 
     @Test
@@ -123,19 +133,25 @@ class BatchReadTest extends ObjectLayerTestBase {
 
         assertThat(blobs).containsExactlyElementsOf(payloads(10, 100).subList(5, 10));
         assertThat(storage.reads()).containsExactly(new Access(Op.READ, fixtures.sidecar(SET, 1), 16 + 500, 500));
-        assertThat(storage.count(Op.LENGTH)).as("the cache key includes the length").isEqualTo(1);
+        assertThat(storage.count(Op.LENGTH))
+                .as("the cache key includes the length")
+                .isEqualTo(1);
     }
 
     @Test
     void withoutAFooterCacheEveryBatchReadsTheFooter() throws IOException {
         List<BlobDescriptor> entries = fixtures.writePack(SET, 1, payloads(10, 100));
-        try (ObjectLayer uncached = ObjectLayer.builder(storage).footerCacheSize(0).build()) {
+        try (ObjectLayer uncached =
+                ObjectLayer.builder(storage).footerCacheSize(0).build()) {
             uncached.readAll(requests(entries));
             storage.clear();
 
             uncached.readAll(requests(entries));
 
-            assertThat(storage.reads()).hasSize(2).first().isEqualTo(new Access(Op.READ, fixtures.sidecar(SET, 1), 0, packLength(1)));
+            assertThat(storage.reads())
+                    .hasSize(2)
+                    .first()
+                    .isEqualTo(new Access(Op.READ, fixtures.sidecar(SET, 1), 0, packLength(1)));
         }
     }
 
@@ -170,7 +186,8 @@ class BatchReadTest extends ObjectLayerTestBase {
         requests.add(new BlobRequest(BlobDescriptor.inline(12), ResolveContext.noBlobSet(), inline));
         expected.add(inline);
         Path external = Files.write(root.resolve("external.bin"), randomBytes(300, 6));
-        requests.add(BlobRequest.of(BlobDescriptor.external(external.toUri().toString(), 100, 50), ResolveContext.noBlobSet()));
+        requests.add(BlobRequest.of(
+                BlobDescriptor.external(external.toUri().toString(), 100, 50), ResolveContext.noBlobSet()));
         expected.add(java.util.Arrays.copyOfRange(randomBytes(300, 6), 100, 150));
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < requests.size(); i++) {
@@ -180,8 +197,11 @@ class BatchReadTest extends ObjectLayerTestBase {
 
         List<byte[]> blobs = layer.readAll(order.stream().map(requests::get).toList());
 
-        assertThat(blobs).containsExactlyElementsOf(order.stream().map(expected::get).toList());
-        assertThat(blobs.get(order.indexOf(16))).as("inline_data is returned as is").isSameAs(inline);
+        assertThat(blobs)
+                .containsExactlyElementsOf(order.stream().map(expected::get).toList());
+        assertThat(blobs.get(order.indexOf(16)))
+                .as("inline_data is returned as is")
+                .isSameAs(inline);
         assertThat(storage.count(Op.OPEN)).as("one open per object").isEqualTo(5);
     }
 
@@ -222,7 +242,8 @@ class BatchReadTest extends ObjectLayerTestBase {
     void severalSidecarsAreReadAtOnceButNeverMoreThanTheConcurrency() throws IOException {
         List<BlobRequest> requests = new ArrayList<>();
         for (long id = 1; id <= 6; id++) {
-            requests.add(BlobRequest.of(fixtures.writeDedicated(SET, id, randomBytes(1000, id)), fixtures.objectPackSet(SET)));
+            requests.add(BlobRequest.of(
+                    fixtures.writeDedicated(SET, id, randomBytes(1000, id)), fixtures.objectPackSet(SET)));
         }
         OverlapProbe probe = new OverlapProbe(new LocalBlobStorage(), 2);
         try (ObjectLayer twoAtOnce = ObjectLayer.builder(probe).concurrency(2).build()) {

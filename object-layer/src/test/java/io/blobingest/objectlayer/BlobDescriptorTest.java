@@ -42,7 +42,8 @@ class BlobDescriptorTest {
     class AllKinds {
         @Test
         void blobIdMustBeAU32() {
-            assertThatThrownBy(() -> BlobDescriptor.dedicated(1, MAX_U32 + 1)).hasMessageContaining("blob_id must be a u32");
+            assertThatThrownBy(() -> BlobDescriptor.dedicated(1, MAX_U32 + 1))
+                    .hasMessageContaining("blob_id must be a u32");
             assertThatThrownBy(() -> BlobDescriptor.dedicated(1, -1)).hasMessageContaining("blob_id must be a u32");
             assertThat(BlobDescriptor.dedicated(1, MAX_U32).blobId()).isEqualTo(MAX_U32);
         }
@@ -127,7 +128,9 @@ class BlobDescriptorTest {
 
         @Test
         void objectBackedSizeIsUnconstrainedByThePosition() {
-            assertThat(BlobDescriptor.packed(RawPackFormat.entryReference(0), MAX_U64, 1).size()).isEqualTo(MAX_U64);
+            assertThat(BlobDescriptor.packed(RawPackFormat.entryReference(0), MAX_U64, 1)
+                            .size())
+                    .isEqualTo(MAX_U64);
         }
     }
 
@@ -168,7 +171,8 @@ class BlobDescriptorTest {
 
         @Test
         void rangeUpToTheLastU64ByteIsValid() {
-            assertThat(BlobDescriptor.external("file:/x", MAX_U64 - 10, 10).position()).isEqualTo(MAX_U64 - 10);
+            assertThat(BlobDescriptor.external("file:/x", MAX_U64 - 10, 10).position())
+                    .isEqualTo(MAX_U64 - 10);
         }
 
         @Test
@@ -186,7 +190,8 @@ class BlobDescriptorTest {
         @Test
         void blobUriMustBeAbsolute() {
             assertThatThrownBy(() -> BlobDescriptor.external("", 0, 0)).hasMessageContaining("absolute URI");
-            assertThatThrownBy(() -> BlobDescriptor.external("relative/path", 0, 0)).hasMessageContaining("absolute URI");
+            assertThatThrownBy(() -> BlobDescriptor.external("relative/path", 0, 0))
+                    .hasMessageContaining("absolute URI");
             assertThatThrownBy(() -> BlobDescriptor.external("not a uri", 0, 0)).hasMessageContaining("absolute URI");
         }
 

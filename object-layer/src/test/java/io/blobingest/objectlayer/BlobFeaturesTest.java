@@ -8,7 +8,8 @@ class BlobFeaturesTest {
 
     @Test
     void parsesCommaSeparatedNamesIgnoringBlanksAndEmptyItems() {
-        assertThat(BlobFeatures.parseList(" blob_object_pack , future_x,,")).containsExactlyInAnyOrder("blob_object_pack", "future_x");
+        assertThat(BlobFeatures.parseList(" blob_object_pack , future_x,,"))
+                .containsExactlyInAnyOrder("blob_object_pack", "future_x");
     }
 
     @Test

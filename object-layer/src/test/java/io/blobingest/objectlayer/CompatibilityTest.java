@@ -48,18 +48,21 @@ class CompatibilityTest extends ObjectLayerTestBase {
 
     @Test
     void aLegacyRawSidecarIsPlannedFromItsLengthWithoutLookingForAFooter() throws IOException {
-        BlobDescriptor descriptor = fixtures.writeLegacyPacked(LEGACY_SET, 1, payloads(5, 300)).get(2);
+        BlobDescriptor descriptor =
+                fixtures.writeLegacyPacked(LEGACY_SET, 1, payloads(5, 300)).get(2);
 
         BlobReadPlan plan = layer.plan(layer.resolve(descriptor, fixtures.legacySet(LEGACY_SET)));
 
-        assertThat(plan.ref()).isEqualTo(new BlobObjectRef.LegacyPackedRange(fixtures.sidecar(LEGACY_SET, 1), 600, 300));
+        assertThat(plan.ref())
+                .isEqualTo(new BlobObjectRef.LegacyPackedRange(fixtures.sidecar(LEGACY_SET, 1), 600, 300));
         assertThat(plan.range()).isEqualTo(new PhysicalRange(fixtures.sidecar(LEGACY_SET, 1), 600, 300));
         assertThat(storage.count(Op.READ)).isZero();
     }
 
     @Test
     void aReaderWithoutObjectPacksRefusesABlobSetThatRequiresThem() throws IOException {
-        BlobDescriptor entry = fixtures.writePack(PACKED_SET, 1, payloads(1, 10)).get(0);
+        BlobDescriptor entry =
+                fixtures.writePack(PACKED_SET, 1, payloads(1, 10)).get(0);
         BlobDescriptor dedicated = fixtures.writeDedicated(PACKED_SET, 2, new byte[10]);
 
         for (BlobDescriptor descriptor : List.of(entry, dedicated)) {
@@ -83,35 +86,43 @@ class CompatibilityTest extends ObjectLayerTestBase {
 
     @Test
     void aReaderWithoutObjectPacksRefusesAnObjectBackedDescriptorWhateverItsSetDeclares() throws IOException {
-        BlobDescriptor entry = fixtures.writePack(PACKED_SET, 1, payloads(1, 10)).get(0);
+        BlobDescriptor entry =
+                fixtures.writePack(PACKED_SET, 1, payloads(1, 10)).get(0);
 
         assertThatThrownBy(() -> legacyOnly.resolve(entry, fixtures.legacySet(PACKED_SET)))
                 .isInstanceOf(UnsupportedFeatureException.class)
-                .hasMessageStartingWith("Packed descriptor of sidecar 1 in blob set 'packed' (position 0x8000000000000000"
-                        + " is an entry reference) requires reader features [blob_object_pack]");
+                .hasMessageStartingWith(
+                        "Packed descriptor of sidecar 1 in blob set 'packed' (position 0x8000000000000000"
+                                + " is an entry reference) requires reader features [blob_object_pack]");
     }
 
     @Test
     void aReaderWithoutObjectPacksRefusesAPackFooterThatRequiresThem() throws IOException {
-        BlobDescriptor entry = fixtures.writePack(PACKED_SET, 1, payloads(1, 10)).get(0);
-        BlobObjectRef ref = new BlobObjectRef.PackEntry(fixtures.sidecar(PACKED_SET, 1), entry.position(), entry.size());
+        BlobDescriptor entry =
+                fixtures.writePack(PACKED_SET, 1, payloads(1, 10)).get(0);
+        BlobObjectRef ref =
+                new BlobObjectRef.PackEntry(fixtures.sidecar(PACKED_SET, 1), entry.position(), entry.size());
 
         assertThatThrownBy(() -> legacyOnly.plan(ref))
                 .isInstanceOf(UnsupportedPackException.class)
                 .hasMessageStartingWith(fixtures.sidecarPath(PACKED_SET, 1) + ": unknown required feature at offset ")
-                .hasMessageEndingWith("expected a feature this reader supports (it supports none), found \"blob_object_pack\"");
+                .hasMessageEndingWith(
+                        "expected a feature this reader supports (it supports none), found \"blob_object_pack\"");
     }
 
     @Test
     void aLegacyStyleReadOfAnEntryReferenceLandsPastTheEndOfTheFileAndFails() throws IOException {
-        BlobDescriptor entry = fixtures.writePack(PACKED_SET, 1, payloads(3, 10)).get(2);
+        BlobDescriptor entry =
+                fixtures.writePack(PACKED_SET, 1, payloads(3, 10)).get(2);
         long packLength = Files.size(fixtures.sidecarPath(PACKED_SET, 1));
         // What a legacy reader does: take position as a byte offset. Bit 63 puts it at 2^63 + 2.
-        BlobObjectRef legacyView = new BlobObjectRef.LegacyPackedRange(fixtures.sidecar(PACKED_SET, 1), entry.position(), entry.size());
+        BlobObjectRef legacyView =
+                new BlobObjectRef.LegacyPackedRange(fixtures.sidecar(PACKED_SET, 1), entry.position(), entry.size());
 
         assertThatThrownBy(() -> layer.plan(legacyView))
                 .isInstanceOf(DescriptorMismatchException.class)
-                .hasMessage(fixtures.sidecarPath(PACKED_SET, 1) + ": legacy raw Packed range lies beyond the end of the file"
+                .hasMessage(fixtures.sidecarPath(PACKED_SET, 1)
+                        + ": legacy raw Packed range lies beyond the end of the file"
                         + " at offset 9223372036854775810: expected offset + size <= " + packLength
                         + " (the file's length), found offset 9223372036854775810 + size 10");
         assertThat(storage.count(Op.READ)).as("no byte returned, none read").isZero();
@@ -119,7 +130,8 @@ class CompatibilityTest extends ObjectLayerTestBase {
 
     @Test
     void aLegacyByteOffsetInASetThatRequiresObjectPacksIsRefused() throws IOException {
-        BlobDescriptor legacy = fixtures.writeLegacyPacked(PACKED_SET, 1, payloads(2, 10)).get(1);
+        BlobDescriptor legacy =
+                fixtures.writeLegacyPacked(PACKED_SET, 1, payloads(2, 10)).get(1);
 
         assertThatThrownBy(() -> layer.resolve(legacy, fixtures.objectPackSet(PACKED_SET)))
                 .isInstanceOf(IllegalArgumentException.class)

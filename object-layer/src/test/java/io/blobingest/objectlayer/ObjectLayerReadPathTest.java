@@ -50,7 +50,9 @@ class ObjectLayerReadPathTest extends ObjectLayerTestBase {
         List<BlobDescriptor> entries = fixtures.writePack(SET, 1, payloads);
 
         for (int i = 0; i < payloads.size(); i++) {
-            assertThat(readOne(entries.get(i), fixtures.objectPackSet(SET))).as("entry %d", i).isEqualTo(payloads.get(i));
+            assertThat(readOne(entries.get(i), fixtures.objectPackSet(SET)))
+                    .as("entry %d", i)
+                    .isEqualTo(payloads.get(i));
         }
     }
 
@@ -93,7 +95,8 @@ class ObjectLayerReadPathTest extends ObjectLayerTestBase {
     @Test
     void planRejectsAnEntryReferencePastTheLastEntry() throws IOException {
         fixtures.writePack(SET, 1, List.of(new byte[10], new byte[20]));
-        BlobObjectRef ref = layer.resolve(BlobDescriptor.packed(RawPackFormat.entryReference(2), 10, 1), fixtures.objectPackSet(SET));
+        BlobObjectRef ref = layer.resolve(
+                BlobDescriptor.packed(RawPackFormat.entryReference(2), 10, 1), fixtures.objectPackSet(SET));
 
         assertThatThrownBy(() -> layer.plan(ref))
                 .isInstanceOf(DescriptorMismatchException.class)
@@ -142,8 +145,9 @@ class ObjectLayerReadPathTest extends ObjectLayerTestBase {
 
         assertThatThrownBy(() -> layer.plan(ref))
                 .isInstanceOf(DescriptorMismatchException.class)
-                .hasMessage(fixtures.sidecarPath(SET, 2) + ": Dedicated sidecar length differs from the descriptor's size"
-                        + " at offset 0: expected length 100, found length 99");
+                .hasMessage(
+                        fixtures.sidecarPath(SET, 2) + ": Dedicated sidecar length differs from the descriptor's size"
+                                + " at offset 0: expected length 100, found length 99");
     }
 
     @Test
@@ -216,14 +220,17 @@ class ObjectLayerReadPathTest extends ObjectLayerTestBase {
     void readSplitsARangeLongerThanTheMaxMergedRange() throws IOException {
         byte[] bytes = randomBytes(10_000, 5);
         BlobDescriptor descriptor = fixtures.writeDedicated(SET, 1, bytes);
-        try (ObjectLayer small = ObjectLayer.builder(storage).holeLimit(0).maxMergedRange(4096).build()) {
+        try (ObjectLayer small =
+                ObjectLayer.builder(storage).holeLimit(0).maxMergedRange(4096).build()) {
             BlobReadPlan plan = small.plan(small.resolve(descriptor, fixtures.objectPackSet(SET)));
             storage.clear();
 
             byte[] physical = small.read(plan);
 
             assertThat(physical).isEqualTo(bytes);
-            assertThat(storage.reads()).extracting(RecordingBlobStorage.Access::length).containsExactly(4096L, 4096L, 1808L);
+            assertThat(storage.reads())
+                    .extracting(RecordingBlobStorage.Access::length)
+                    .containsExactly(4096L, 4096L, 1808L);
         }
     }
 

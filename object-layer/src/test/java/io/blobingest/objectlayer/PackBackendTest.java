@@ -35,10 +35,12 @@ class PackBackendTest extends ObjectLayerTestBase {
         byte[] second = randomBytes(70, 2);
         fixtures.write(SET, 1, pack("reversed", 1, "[]", reversed(first), reversed(second)));
 
-        try (ObjectLayer extended = ObjectLayer.builder(storage).packBackend(new ReversedPackBackend()).build()) {
+        try (ObjectLayer extended = ObjectLayer.builder(storage)
+                .packBackend(new ReversedPackBackend())
+                .build()) {
             assertThat(readEntry(extended, 1, 70)).isEqualTo(second);
-            List<byte[]> blobs = extended.readAll(List.of(
-                    BlobRequest.of(BlobDescriptor.packed(RawPackFormat.entryReference(0), 40, 1), fixtures.objectPackSet(SET))));
+            List<byte[]> blobs = extended.readAll(List.of(BlobRequest.of(
+                    BlobDescriptor.packed(RawPackFormat.entryReference(0), 40, 1), fixtures.objectPackSet(SET))));
             assertThat(blobs).containsExactly(first);
         }
     }
@@ -90,7 +92,9 @@ class PackBackendTest extends ObjectLayerTestBase {
 
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(CorruptPackException.class)
-                .hasMessageContaining("bad tail magic (a truncated or unfinished pack ends without it) at offset 192: expected \"BLOBPACK\"");
+                .hasMessageContaining(
+                        "bad tail magic (a truncated or unfinished pack ends without it) at offset 192: expected"
+                                + " \"BLOBPACK\"");
     }
 
     @Test
@@ -99,21 +103,26 @@ class PackBackendTest extends ObjectLayerTestBase {
 
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(CorruptPackException.class)
-                .hasMessage(fixtures.sidecarPath(SET, 1) + ": truncated pack at offset 0: expected at least 48 bytes, found 47 bytes");
+                .hasMessage(fixtures.sidecarPath(SET, 1)
+                        + ": truncated pack at offset 0: expected at least 48 bytes, found 47 bytes");
     }
 
     @Test
     void twoBackendsForTheSameTypeAndVersionAreRefused() {
-        ObjectLayer.Builder builder = ObjectLayer.builder(storage).packBackend(new ReversedPackBackend())
+        ObjectLayer.Builder builder = ObjectLayer.builder(storage)
+                .packBackend(new ReversedPackBackend())
                 .packBackend(new ReversedPackBackend());
 
-        assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class).hasMessage("two pack backends for reversed v1");
+        assertThatThrownBy(builder::build)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("two pack backends for reversed v1");
     }
 
     /** A pack container of any type and version holding {@code storedEntries}, each with its crc32c. */
     private static byte[] pack(String packType, int packVersion, String requiredFeaturesJson, byte[]... storedEntries) {
-        HandBuiltPack pack = new HandBuiltPack().metadata("{\"pack_type\":\"" + packType + "\",\"pack_version\":"
-                + packVersion + ",\"required_features\":" + requiredFeaturesJson + ",\"blob_set\":\"s\",\"blob_id\":1}");
+        HandBuiltPack pack = new HandBuiltPack()
+                .metadata("{\"pack_type\":\"" + packType + "\",\"pack_version\":" + packVersion
+                        + ",\"required_features\":" + requiredFeaturesJson + ",\"blob_set\":\"s\",\"blob_id\":1}");
         for (byte[] entry : storedEntries) {
             pack.entry(entry);
         }

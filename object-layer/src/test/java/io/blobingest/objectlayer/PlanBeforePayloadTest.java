@@ -40,10 +40,11 @@ class PlanBeforePayloadTest extends ObjectLayerTestBase {
 
         layer.plan(layer.resolve(entries.get(0), fixtures.objectPackSet(SET)));
 
-        assertThat(storage.log()).containsExactly(
-                new Access(Op.OPEN, pack, 0, 0),
-                new Access(Op.LENGTH, pack, 0, 0),
-                new Access(Op.READ, pack, length - WINDOW, WINDOW));
+        assertThat(storage.log())
+                .containsExactly(
+                        new Access(Op.OPEN, pack, 0, 0),
+                        new Access(Op.LENGTH, pack, 0, 0),
+                        new Access(Op.READ, pack, length - WINDOW, WINDOW));
     }
 
     @Test
@@ -55,29 +56,35 @@ class PlanBeforePayloadTest extends ObjectLayerTestBase {
 
         layer.plan(layer.resolve(entries.get(3999), fixtures.objectPackSet(SET)));
 
-        assertThat(storage.reads()).containsExactly(
-                new Access(Op.READ, pack, length - WINDOW, WINDOW),
-                new Access(Op.READ, pack, footerStart, length - WINDOW - footerStart));
+        assertThat(storage.reads())
+                .containsExactly(
+                        new Access(Op.READ, pack, length - WINDOW, WINDOW),
+                        new Access(Op.READ, pack, footerStart, length - WINDOW - footerStart));
     }
 
     @Test
     void planningOtherKindsReadsOnlyTheLength() throws IOException {
         BlobDescriptor dedicated = fixtures.writeDedicated(SET, 2, randomBytes(1000, 1));
-        BlobDescriptor legacy = fixtures.writeLegacyPacked("old-set", 3, payloads(2, 100)).get(1);
+        BlobDescriptor legacy =
+                fixtures.writeLegacyPacked("old-set", 3, payloads(2, 100)).get(1);
         Path external = Files.write(root.resolve("external.bin"), randomBytes(500, 2));
 
         layer.plan(layer.resolve(dedicated, fixtures.objectPackSet(SET)));
         layer.plan(layer.resolve(legacy, fixtures.legacySet("old-set")));
-        layer.plan(layer.resolve(BlobDescriptor.external(external.toUri().toString(), 0, 0), ResolveContext.noBlobSet()));
+        layer.plan(
+                layer.resolve(BlobDescriptor.external(external.toUri().toString(), 0, 0), ResolveContext.noBlobSet()));
 
-        assertThat(storage.log()).extracting(Access::op).containsExactly(Op.OPEN, Op.LENGTH, Op.OPEN, Op.LENGTH, Op.OPEN, Op.LENGTH);
+        assertThat(storage.log())
+                .extracting(Access::op)
+                .containsExactly(Op.OPEN, Op.LENGTH, Op.OPEN, Op.LENGTH, Op.OPEN, Op.LENGTH);
     }
 
     @Test
     void readingAPlanReadsOnlyItsOwnRange() throws IOException {
         List<BlobDescriptor> entries = fixtures.writePack(SET, 1, payloads(3, 40_000));
         BlobDescriptor dedicated = fixtures.writeDedicated(SET, 2, randomBytes(1000, 1));
-        BlobDescriptor legacy = fixtures.writeLegacyPacked("old-set", 3, payloads(2, 100)).get(1);
+        BlobDescriptor legacy =
+                fixtures.writeLegacyPacked("old-set", 3, payloads(2, 100)).get(1);
         List<BlobReadPlan> plans = List.of(
                 layer.plan(layer.resolve(entries.get(1), fixtures.objectPackSet(SET))),
                 layer.plan(layer.resolve(dedicated, fixtures.objectPackSet(SET))),
@@ -87,9 +94,11 @@ class PlanBeforePayloadTest extends ObjectLayerTestBase {
             storage.clear();
             layer.read(plan);
             PhysicalRange range = plan.range();
-            assertThat(storage.log()).as("reading %s", plan.ref()).containsExactly(
-                    new Access(Op.OPEN, range.location(), 0, 0),
-                    new Access(Op.READ, range.location(), range.offset(), range.length()));
+            assertThat(storage.log())
+                    .as("reading %s", plan.ref())
+                    .containsExactly(
+                            new Access(Op.OPEN, range.location(), 0, 0),
+                            new Access(Op.READ, range.location(), range.offset(), range.length()));
         }
     }
 
@@ -103,8 +112,10 @@ class PlanBeforePayloadTest extends ObjectLayerTestBase {
             }
             packLengths.put(fixtures.sidecar(SET, id), Files.size(fixtures.sidecarPath(SET, id)));
         }
-        requests.add(BlobRequest.of(fixtures.writeDedicated(SET, 5, randomBytes(70_000, 5)), fixtures.objectPackSet(SET)));
-        requests.add(BlobRequest.of(fixtures.writeLegacyPacked("old-set", 1, payloads(2, 100)).get(0), fixtures.legacySet("old-set")));
+        requests.add(
+                BlobRequest.of(fixtures.writeDedicated(SET, 5, randomBytes(70_000, 5)), fixtures.objectPackSet(SET)));
+        requests.add(BlobRequest.of(
+                fixtures.writeLegacyPacked("old-set", 1, payloads(2, 100)).get(0), fixtures.legacySet("old-set")));
 
         layer.readAll(requests);
 
@@ -122,7 +133,9 @@ class PlanBeforePayloadTest extends ObjectLayerTestBase {
             }
         }
         assertThat(storage.count(Op.LENGTH)).isEqualTo(6);
-        assertThat(storage.count(Op.OPEN)).as("each object opened once for both phases").isEqualTo(6);
+        assertThat(storage.count(Op.OPEN))
+                .as("each object opened once for both phases")
+                .isEqualTo(6);
         assertThat(lastPlanning).as("last planning access in %s", log).isLessThan(firstPayload);
     }
 }

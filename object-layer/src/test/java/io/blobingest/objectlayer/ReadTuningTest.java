@@ -27,7 +27,8 @@ class ReadTuningTest {
     private static final String SET = "tuned";
     private static final int ENTRY = 1000;
 
-    @TempDir Path root;
+    @TempDir
+    Path root;
 
     /** Seven entries of one pack; the batch wants every other one, so every wanted range is a hole apart. */
     private List<BlobRequest> everyOtherEntry(BlobFixtures fixtures) throws IOException {
@@ -94,7 +95,10 @@ class ReadTuningTest {
         URI object = root.resolve("any.blob").toUri();
 
         try (ObjectLayer tuned = ObjectLayer.builder(objectStore).build();
-                ObjectLayer overridden = ObjectLayer.builder(objectStore).holeLimit(4096).concurrency(3).build()) {
+                ObjectLayer overridden = ObjectLayer.builder(objectStore)
+                        .holeLimit(4096)
+                        .concurrency(3)
+                        .build()) {
             assertThat(tuned.readTuning(object)).isEqualTo(ReadTuning.OBJECT_STORE);
             assertThat(overridden.readTuning(object)).isEqualTo(new ReadTuning(4096, 3, true));
         }
@@ -105,7 +109,8 @@ class ReadTuningTest {
         ScatteredReadProbe objectStore = new ScatteredReadProbe(ReadTuning.OBJECT_STORE, 1);
         URI object = root.resolve("any.blob").toUri();
 
-        try (ObjectLayer layer = ObjectLayer.builder(objectStore).maxMergedRange(64 * 1024).build()) {
+        try (ObjectLayer layer =
+                ObjectLayer.builder(objectStore).maxMergedRange(64 * 1024).build()) {
             assertThat(layer.readTuning(object).holeLimit()).isEqualTo(64 * 1024 - 1);
         }
     }

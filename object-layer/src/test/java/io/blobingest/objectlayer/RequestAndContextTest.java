@@ -17,7 +17,8 @@ class RequestAndContextTest {
 
     @Test
     void contextRejectsAnInvalidBlobSetName() {
-        assertThatThrownBy(() -> ResolveContext.forBlobSet(BASE, "Cam_7", Set.of())).hasMessageContaining("[0-9a-z-]{1,64}");
+        assertThatThrownBy(() -> ResolveContext.forBlobSet(BASE, "Cam_7", Set.of()))
+                .hasMessageContaining("[0-9a-z-]{1,64}");
     }
 
     @Test
@@ -33,9 +34,18 @@ class RequestAndContextTest {
 
     @Test
     void requestForAManifestRowCarriesItsBlobSetAndInlineData() {
-        DescriptorRow packed = new DescriptorRow(null, "in", 0, 5, BlobDescriptor.packed(RawPackFormat.entryReference(3), 9, 2),
-                "cam-7", null, 1L, List.of());
-        DescriptorRow inline = new DescriptorRow(null, "in", 0, 6, BlobDescriptor.inline(2), null, new byte[] {1, 2}, 2L, List.of());
+        DescriptorRow packed = new DescriptorRow(
+                null,
+                "in",
+                0,
+                5,
+                BlobDescriptor.packed(RawPackFormat.entryReference(3), 9, 2),
+                "cam-7",
+                null,
+                1L,
+                List.of());
+        DescriptorRow inline =
+                new DescriptorRow(null, "in", 0, 6, BlobDescriptor.inline(2), null, new byte[] {1, 2}, 2L, List.of());
         Set<String> features = Set.of(BlobFeatures.BLOB_OBJECT_PACK);
 
         BlobRequest packedRequest = BlobRequest.forRow(packed, BASE, features);
@@ -51,7 +61,8 @@ class RequestAndContextTest {
     void requestNeedsInlineDataExactlyForInlineDescriptors() {
         assertThatThrownBy(() -> BlobRequest.of(BlobDescriptor.inline(2), ResolveContext.noBlobSet()))
                 .hasMessageContaining("inline_data must be given iff the descriptor is INLINE");
-        assertThatThrownBy(() -> new BlobRequest(BlobDescriptor.dedicated(2, 1), ResolveContext.noBlobSet(), new byte[2]))
+        assertThatThrownBy(
+                        () -> new BlobRequest(BlobDescriptor.dedicated(2, 1), ResolveContext.noBlobSet(), new byte[2]))
                 .hasMessageContaining("inline_data must be given iff the descriptor is INLINE");
         assertThatThrownBy(() -> new BlobRequest(BlobDescriptor.inline(3), ResolveContext.noBlobSet(), new byte[2]))
                 .hasMessage("inline_data has 2 bytes, descriptor size is 3");
@@ -60,20 +71,30 @@ class RequestAndContextTest {
     @Test
     void builderRefusesLimitsThatCannotWork() {
         LocalBlobStorage storage = new LocalBlobStorage();
-        assertThatThrownBy(() -> ObjectLayer.builder(storage).holeLimit(-1).build()).hasMessageContaining("hole limit must be >= 0");
-        assertThatThrownBy(() -> ObjectLayer.builder(storage).holeLimit(4096).maxMergedRange(4096).build())
+        assertThatThrownBy(() -> ObjectLayer.builder(storage).holeLimit(-1).build())
+                .hasMessageContaining("hole limit must be >= 0");
+        assertThatThrownBy(() -> ObjectLayer.builder(storage)
+                        .holeLimit(4096)
+                        .maxMergedRange(4096)
+                        .build())
                 .hasMessageContaining("max merged range must exceed the hole limit");
-        assertThatThrownBy(() -> ObjectLayer.builder(storage).maxMergedRange(Integer.MAX_VALUE).build())
+        assertThatThrownBy(() -> ObjectLayer.builder(storage)
+                        .maxMergedRange(Integer.MAX_VALUE)
+                        .build())
                 .hasMessageContaining("fit in an array");
-        assertThatThrownBy(() -> ObjectLayer.builder(storage).concurrency(0).build()).hasMessageContaining("concurrency must be >= 1");
-        assertThatThrownBy(() -> ObjectLayer.builder(storage).footerCacheSize(-1).build())
+        assertThatThrownBy(() -> ObjectLayer.builder(storage).concurrency(0).build())
+                .hasMessageContaining("concurrency must be >= 1");
+        assertThatThrownBy(
+                        () -> ObjectLayer.builder(storage).footerCacheSize(-1).build())
                 .hasMessageContaining("footer cache size must be >= 0");
     }
 
     @Test
     void aLayerReportsTheFeaturesItWasBuiltWith() {
         try (ObjectLayer all = ObjectLayer.builder(new LocalBlobStorage()).build();
-                ObjectLayer none = ObjectLayer.builder(new LocalBlobStorage()).supportedFeatures(Set.of()).build()) {
+                ObjectLayer none = ObjectLayer.builder(new LocalBlobStorage())
+                        .supportedFeatures(Set.of())
+                        .build()) {
             assertThat(all.supportedFeatures()).isEqualTo(BlobFeatures.ALL);
             assertThat(none.supportedFeatures()).isEmpty();
         }

@@ -47,8 +47,8 @@ public final class BlobHeaders {
      * Every header name SPEC section 4 gives a meaning to. An input header with one of these names
      * is never passed through, so it cannot be mistaken for one the pipeline writes.
      */
-    public static final Set<String> RESERVED = Set.of(
-            URI, MODE, POSITION, SIZE, KIND, ID, SET, CRC32C, FEATURES, SOURCE, ERROR, ERROR_DETAIL);
+    public static final Set<String> RESERVED =
+            Set.of(URI, MODE, POSITION, SIZE, KIND, ID, SET, CRC32C, FEATURES, SOURCE, ERROR, ERROR_DETAIL);
 
     private BlobHeaders() {}
 
@@ -58,7 +58,8 @@ public final class BlobHeaders {
 
     /** Strict UTF-8 decoding: malformed bytes are an error, never replaced. */
     public static String decodeUtf8(byte[] value) throws CharacterCodingException {
-        CharBuffer chars = StandardCharsets.UTF_8.newDecoder()
+        CharBuffer chars = StandardCharsets.UTF_8
+                .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
                 .decode(ByteBuffer.wrap(value));
@@ -76,7 +77,8 @@ public final class BlobHeaders {
      */
     public static long parseUnsignedDecimal(byte[] value) {
         if (value == null || value.length == 0) {
-            throw new NumberFormatException("expected a decimal u64, found " + (value == null ? "no value" : "an empty value"));
+            throw new NumberFormatException(
+                    "expected a decimal u64, found " + (value == null ? "no value" : "an empty value"));
         }
         for (byte b : value) {
             if (b < '0' || b > '9') {
@@ -106,7 +108,11 @@ public final class BlobHeaders {
         }
         text.append('\'');
         if (value.length > shown) {
-            text.append(" (").append(value.length).append(" bytes, first ").append(shown).append(" shown)");
+            text.append(" (")
+                    .append(value.length)
+                    .append(" bytes, first ")
+                    .append(shown)
+                    .append(" shown)");
         }
         return text.toString();
     }

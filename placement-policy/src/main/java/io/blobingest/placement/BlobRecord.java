@@ -13,8 +13,7 @@ import java.util.Objects;
  * @param value may be null (bad input unless a {@code blob.uri} header is present)
  * @param headers all headers in arrival order, {@code blob.*} ones included
  */
-public record BlobRecord(
-        byte[] key, byte[] value, List<Attribute> headers, String topic, int partition, long offset) {
+public record BlobRecord(byte[] key, byte[] value, List<Attribute> headers, String topic, int partition, long offset) {
 
     public BlobRecord {
         Objects.requireNonNull(topic, "topic");

@@ -69,29 +69,38 @@ public final class BlobRecordClassifier implements Serializable {
         Attribute uriHeader = lastHeader(record, BlobHeaders.URI);
         boolean external = uriHeader != null;
         if (record.value() == null && !external) {
-            throw new Rejection(DeadLetterCode.NULL_VALUE, "value is null and there is no " + BlobHeaders.URI + " header");
+            throw new Rejection(
+                    DeadLetterCode.NULL_VALUE, "value is null and there is no " + BlobHeaders.URI + " header");
         }
         ByteRange range = range(record, external);
         boolean reference = referenceMode(record, external) && !forceIngest;
         String uri = external ? normalizedUri(uriHeader.value()) : null;
         if (external && !allowedUris.allows(uri)) {
-            throw new Rejection(DeadLetterCode.URI_NOT_ALLOWED, BlobHeaders.URI + " matches none of the "
-                    + allowedUris.size() + " allowed prefixes (external.allowed-prefixes)");
+            throw new Rejection(
+                    DeadLetterCode.URI_NOT_ALLOWED,
+                    BlobHeaders.URI + " matches none of the " + allowedUris.size()
+                            + " allowed prefixes (external.allowed-prefixes)");
         }
         long knownSize = external ? range.size() : record.value().length;
         if ((!external || !range.isWholeObject()) && Long.compareUnsigned(knownSize, maxBlobBytes) > 0) {
-            throw new Rejection(DeadLetterCode.TOO_LARGE, "blob is " + Long.toUnsignedString(knownSize)
-                    + " bytes, the maximum is " + maxBlobBytes + " bytes");
+            throw new Rejection(
+                    DeadLetterCode.TOO_LARGE,
+                    "blob is " + Long.toUnsignedString(knownSize) + " bytes, the maximum is " + maxBlobBytes
+                            + " bytes");
         }
         List<Attribute> attributes = passedThrough(record);
         if (!external) {
             return new PlacedBlob(record, placementPolicy.place(knownSize), record.value(), attributes, null);
         }
         if (!reference) {
-            return new ExternalFetch(record, ExternalUris.withoutQueryAndFragment(uri), range.position(), range.size(),
-                    attributes);
+            return new ExternalFetch(
+                    record, ExternalUris.withoutQueryAndFragment(uri), range.position(), range.size(), attributes);
         }
-        return new PlacedBlob(record, Placement.EXTERNAL, null, attributes,
+        return new PlacedBlob(
+                record,
+                Placement.EXTERNAL,
+                null,
+                attributes,
                 BlobDescriptor.external(uri, range.position(), range.size()));
     }
 
@@ -102,18 +111,24 @@ public final class BlobRecordClassifier implements Serializable {
             return ByteRange.WHOLE_OBJECT;
         }
         if (position == null || size == null) {
-            throw new Rejection(DeadLetterCode.BAD_RANGE, "only " + (position == null ? BlobHeaders.SIZE : BlobHeaders.POSITION)
-                    + " is given: send both " + BlobHeaders.POSITION + " and " + BlobHeaders.SIZE + " or neither");
+            throw new Rejection(
+                    DeadLetterCode.BAD_RANGE,
+                    "only " + (position == null ? BlobHeaders.SIZE : BlobHeaders.POSITION) + " is given: send both "
+                            + BlobHeaders.POSITION + " and " + BlobHeaders.SIZE + " or neither");
         }
         long start = unsignedDecimal(position);
         long length = unsignedDecimal(size);
         if (Long.compareUnsigned(start, -1L - length) > 0) {
-            throw new Rejection(DeadLetterCode.BAD_RANGE, BlobHeaders.POSITION + " " + Long.toUnsignedString(start)
-                    + " + " + BlobHeaders.SIZE + " " + Long.toUnsignedString(length) + " overflows u64");
+            throw new Rejection(
+                    DeadLetterCode.BAD_RANGE,
+                    BlobHeaders.POSITION + " " + Long.toUnsignedString(start) + " + " + BlobHeaders.SIZE + " "
+                            + Long.toUnsignedString(length) + " overflows u64");
         }
         if (!external) {
-            throw new Rejection(DeadLetterCode.BAD_RANGE, BlobHeaders.POSITION + " and " + BlobHeaders.SIZE
-                    + " select bytes of an external object, but there is no " + BlobHeaders.URI + " header");
+            throw new Rejection(
+                    DeadLetterCode.BAD_RANGE,
+                    BlobHeaders.POSITION + " and " + BlobHeaders.SIZE
+                            + " select bytes of an external object, but there is no " + BlobHeaders.URI + " header");
         }
         return new ByteRange(start, length);
     }
@@ -132,12 +147,16 @@ public final class BlobRecordClassifier implements Serializable {
             return false;
         }
         if (!matches(mode, BlobHeaders.MODE_REFERENCE)) {
-            throw new Rejection(DeadLetterCode.BAD_URI, BlobHeaders.MODE + " must be " + BlobHeaders.MODE_INGEST + " or "
-                    + BlobHeaders.MODE_REFERENCE + ", found " + BlobHeaders.printable(mode.value()));
+            throw new Rejection(
+                    DeadLetterCode.BAD_URI,
+                    BlobHeaders.MODE + " must be " + BlobHeaders.MODE_INGEST + " or " + BlobHeaders.MODE_REFERENCE
+                            + ", found " + BlobHeaders.printable(mode.value()));
         }
         if (!external) {
-            throw new Rejection(DeadLetterCode.BAD_URI, BlobHeaders.MODE + "=" + BlobHeaders.MODE_REFERENCE
-                    + " needs a " + BlobHeaders.URI + " header to reference");
+            throw new Rejection(
+                    DeadLetterCode.BAD_URI,
+                    BlobHeaders.MODE + "=" + BlobHeaders.MODE_REFERENCE + " needs a " + BlobHeaders.URI
+                            + " header to reference");
         }
         return true;
     }

@@ -16,8 +16,8 @@ public record ExternalBytes(String location, long offset, long length) {
     public ExternalBytes {
         Objects.requireNonNull(location, "location");
         if (offset < 0 || length < 0) {
-            throw new IllegalArgumentException(
-                    "external byte range must have offset and length >= 0, found offset " + offset + ", length " + length);
+            throw new IllegalArgumentException("external byte range must have offset and length >= 0, found offset "
+                    + offset + ", length " + length);
         }
     }
 }

@@ -27,7 +27,8 @@ public record PlacedBlob(
         byte[] bytes,
         List<Attribute> attributes,
         BlobDescriptor external,
-        ExternalBytes source) implements ClassifiedRecord {
+        ExternalBytes source)
+        implements ClassifiedRecord {
 
     public PlacedBlob {
         Objects.requireNonNull(record, "record");
@@ -57,7 +58,8 @@ public record PlacedBlob(
 
     /** A DEDICATED blob that the sink copies from {@code source}. */
     public static PlacedBlob copiedFrom(ExternalBytes source, BlobRecord record, List<Attribute> attributes) {
-        return new PlacedBlob(record, Placement.DEDICATED, null, attributes, null, Objects.requireNonNull(source, "source"));
+        return new PlacedBlob(
+                record, Placement.DEDICATED, null, attributes, null, Objects.requireNonNull(source, "source"));
     }
 
     /** How many logical bytes the sink places: the bytes' or the source's length; 0 for an External reference. */

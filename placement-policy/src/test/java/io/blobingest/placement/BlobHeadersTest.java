@@ -15,13 +15,15 @@ class BlobHeadersTest {
     void parsesTheWholeUnsignedRange() {
         assertThat(BlobHeaders.parseUnsignedDecimal("0".getBytes(UTF_8))).isZero();
         assertThat(BlobHeaders.parseUnsignedDecimal("007".getBytes(UTF_8))).isEqualTo(7);
-        assertThat(BlobHeaders.parseUnsignedDecimal("18446744073709551615".getBytes(UTF_8))).isEqualTo(-1L);
+        assertThat(BlobHeaders.parseUnsignedDecimal("18446744073709551615".getBytes(UTF_8)))
+                .isEqualTo(-1L);
     }
 
     @Test
     void writesUnsignedDecimals() {
         assertThat(new String(BlobHeaders.unsignedDecimal(-1L), UTF_8)).isEqualTo("18446744073709551615");
-        assertThat(new String(BlobHeaders.unsignedDecimal(0x8000_0000_0000_0002L), UTF_8)).isEqualTo("9223372036854775810");
+        assertThat(new String(BlobHeaders.unsignedDecimal(0x8000_0000_0000_0002L), UTF_8))
+                .isEqualTo("9223372036854775810");
     }
 
     @ParameterizedTest

@@ -21,76 +21,179 @@ class BlobRecordClassifierTest {
     private static final long MAX = 500;
     private static final String MAX_U64 = "18446744073709551615";
 
-    private final BlobRecordClassifier classifier = new BlobRecordClassifier(
-            new PlacementPolicy(10, 100, 1000), List.of(ALLOWED, "file:/data"), MAX);
+    private final BlobRecordClassifier classifier =
+            new BlobRecordClassifier(new PlacementPolicy(10, 100, 1000), List.of(ALLOWED, "file:/data"), MAX);
 
     static Stream<Arguments> refusedRecords() {
         byte[] value = bytes(1);
         return Stream.of(
-                refused("null value without blob.uri", input(null), DeadLetterCode.NULL_VALUE,
+                refused(
+                        "null value without blob.uri",
+                        input(null),
+                        DeadLetterCode.NULL_VALUE,
                         "value is null and there is no blob.uri header"),
-                refused("only blob.position", input(null, "blob.uri", ALLOWED + "x", "blob.position", "1"),
-                        DeadLetterCode.BAD_RANGE, "only blob.position is given"),
-                refused("only blob.size", input(null, "blob.uri", ALLOWED + "x", "blob.size", "1"),
-                        DeadLetterCode.BAD_RANGE, "only blob.size is given"),
-                refused("position not decimal", range("abc", "1"), DeadLetterCode.BAD_RANGE,
+                refused(
+                        "only blob.position",
+                        input(null, "blob.uri", ALLOWED + "x", "blob.position", "1"),
+                        DeadLetterCode.BAD_RANGE,
+                        "only blob.position is given"),
+                refused(
+                        "only blob.size",
+                        input(null, "blob.uri", ALLOWED + "x", "blob.size", "1"),
+                        DeadLetterCode.BAD_RANGE,
+                        "only blob.size is given"),
+                refused(
+                        "position not decimal",
+                        range("abc", "1"),
+                        DeadLetterCode.BAD_RANGE,
                         "blob.position: expected a decimal u64, found 'abc'"),
-                refused("size negative", range("0", "-1"), DeadLetterCode.BAD_RANGE,
+                refused(
+                        "size negative",
+                        range("0", "-1"),
+                        DeadLetterCode.BAD_RANGE,
                         "blob.size: expected a decimal u64, found '-1'"),
-                refused("size empty", range("0", ""), DeadLetterCode.BAD_RANGE,
+                refused(
+                        "size empty",
+                        range("0", ""),
+                        DeadLetterCode.BAD_RANGE,
                         "blob.size: expected a decimal u64, found an empty value"),
-                refused("position without a value", range(null, "1"), DeadLetterCode.BAD_RANGE,
+                refused(
+                        "position without a value",
+                        range(null, "1"),
+                        DeadLetterCode.BAD_RANGE,
                         "blob.position: expected a decimal u64, found no value"),
-                refused("position above u64", range("18446744073709551616", "1"), DeadLetterCode.BAD_RANGE,
+                refused(
+                        "position above u64",
+                        range("18446744073709551616", "1"),
+                        DeadLetterCode.BAD_RANGE,
                         "(above 2^64 - 1)"),
-                refused("position + size overflows", range(MAX_U64, "1"), DeadLetterCode.BAD_RANGE,
+                refused(
+                        "position + size overflows",
+                        range(MAX_U64, "1"),
+                        DeadLetterCode.BAD_RANGE,
                         "blob.position 18446744073709551615 + blob.size 1 overflows u64"),
-                refused("range without blob.uri", input(value, "blob.position", "0", "blob.size", "1"),
-                        DeadLetterCode.BAD_RANGE, "there is no blob.uri header"),
-                refused("relative uri", reference("bucket/allowed/x"), DeadLetterCode.BAD_URI,
+                refused(
+                        "range without blob.uri",
+                        input(value, "blob.position", "0", "blob.size", "1"),
+                        DeadLetterCode.BAD_RANGE,
+                        "there is no blob.uri header"),
+                refused(
+                        "relative uri",
+                        reference("bucket/allowed/x"),
+                        DeadLetterCode.BAD_URI,
                         "blob.uri is not absolute"),
                 refused("empty uri", reference(""), DeadLetterCode.BAD_URI, "blob.uri is not absolute"),
-                refused("opaque uri", reference("mailto:someone@example.com"), DeadLetterCode.BAD_URI,
+                refused(
+                        "opaque uri",
+                        reference("mailto:someone@example.com"),
+                        DeadLetterCode.BAD_URI,
                         "blob.uri is opaque"),
-                refused("uri with a space", reference("s3://bucket/allowed/a b"), DeadLetterCode.BAD_URI,
+                refused(
+                        "uri with a space",
+                        reference("s3://bucket/allowed/a b"),
+                        DeadLetterCode.BAD_URI,
                         "blob.uri is not a valid URI: Illegal character in path at index 21"),
-                refused("uri with userinfo", reference("s3://user:secret@bucket/allowed/x"), DeadLetterCode.BAD_URI,
+                refused(
+                        "uri with userinfo",
+                        reference("s3://user:secret@bucket/allowed/x"),
+                        DeadLetterCode.BAD_URI,
                         "blob.uri has userinfo"),
-                refused("uri with '..'", reference(ALLOWED + "../private/x"), DeadLetterCode.BAD_URI,
+                refused(
+                        "uri with '..'",
+                        reference(ALLOWED + "../private/x"),
+                        DeadLetterCode.BAD_URI,
                         "blob.uri has a '..' path segment"),
-                refused("uri with encoded '..'", reference(ALLOWED + "%2E%2E/private/x"), DeadLetterCode.BAD_URI,
+                refused(
+                        "uri with encoded '..'",
+                        reference(ALLOWED + "%2E%2E/private/x"),
+                        DeadLetterCode.BAD_URI,
                         "blob.uri has a '..' path segment"),
-                refused("uri not UTF-8", new BlobRecord(null, null, List.of(
-                                new Attribute("blob.uri", new byte[] {'s', '3', ':', (byte) 0xFF}),
-                                header("blob.mode", "reference")), "in", 0, 0),
-                        DeadLetterCode.BAD_URI, "blob.uri is not valid UTF-8"),
-                refused("uri without a value", input(null, "blob.uri", null, "blob.mode", "reference"),
-                        DeadLetterCode.BAD_URI, "blob.uri header has no value"),
-                refused("unknown mode", input(null, "blob.uri", ALLOWED + "x", "blob.mode", "copy"),
-                        DeadLetterCode.BAD_URI, "blob.mode must be ingest or reference, found 'copy'"),
-                refused("mode in upper case", input(null, "blob.uri", ALLOWED + "x", "blob.mode", "REFERENCE"),
-                        DeadLetterCode.BAD_URI, "found 'REFERENCE'"),
-                refused("reference without blob.uri", input(value, "blob.mode", "reference"),
-                        DeadLetterCode.BAD_URI, "blob.mode=reference needs a blob.uri header"),
-                refused("other bucket", reference("s3://other/x"), DeadLetterCode.URI_NOT_ALLOWED,
+                refused(
+                        "uri not UTF-8",
+                        new BlobRecord(
+                                null,
+                                null,
+                                List.of(
+                                        new Attribute("blob.uri", new byte[] {'s', '3', ':', (byte) 0xFF}),
+                                        header("blob.mode", "reference")),
+                                "in",
+                                0,
+                                0),
+                        DeadLetterCode.BAD_URI,
+                        "blob.uri is not valid UTF-8"),
+                refused(
+                        "uri without a value",
+                        input(null, "blob.uri", null, "blob.mode", "reference"),
+                        DeadLetterCode.BAD_URI,
+                        "blob.uri header has no value"),
+                refused(
+                        "unknown mode",
+                        input(null, "blob.uri", ALLOWED + "x", "blob.mode", "copy"),
+                        DeadLetterCode.BAD_URI,
+                        "blob.mode must be ingest or reference, found 'copy'"),
+                refused(
+                        "mode in upper case",
+                        input(null, "blob.uri", ALLOWED + "x", "blob.mode", "REFERENCE"),
+                        DeadLetterCode.BAD_URI,
+                        "found 'REFERENCE'"),
+                refused(
+                        "reference without blob.uri",
+                        input(value, "blob.mode", "reference"),
+                        DeadLetterCode.BAD_URI,
+                        "blob.mode=reference needs a blob.uri header"),
+                refused(
+                        "other bucket",
+                        reference("s3://other/x"),
+                        DeadLetterCode.URI_NOT_ALLOWED,
                         "blob.uri matches none of the 2 allowed prefixes"),
-                refused("sibling of an allowed directory", reference("s3://bucket/allowed-not/x"),
-                        DeadLetterCode.URI_NOT_ALLOWED, "matches none"),
-                refused("prefix without slash is a path boundary", reference("file:/database/x"),
-                        DeadLetterCode.URI_NOT_ALLOWED, "matches none"),
-                refused("value above the maximum", input(bytes(501)), DeadLetterCode.TOO_LARGE,
+                refused(
+                        "sibling of an allowed directory",
+                        reference("s3://bucket/allowed-not/x"),
+                        DeadLetterCode.URI_NOT_ALLOWED,
+                        "matches none"),
+                refused(
+                        "prefix without slash is a path boundary",
+                        reference("file:/database/x"),
+                        DeadLetterCode.URI_NOT_ALLOWED,
+                        "matches none"),
+                refused(
+                        "value above the maximum",
+                        input(bytes(501)),
+                        DeadLetterCode.TOO_LARGE,
                         "blob is 501 bytes, the maximum is 500 bytes"),
-                refused("reference range above the maximum",
-                        input(null, "blob.uri", ALLOWED + "x", "blob.mode", "reference", "blob.position", "7",
-                                "blob.size", "501"),
-                        DeadLetterCode.TOO_LARGE, "blob is 501 bytes"),
-                refused("reference range of 2^64 - 1 bytes",
-                        input(null, "blob.uri", ALLOWED + "x", "blob.mode", "reference", "blob.position", "0",
-                                "blob.size", MAX_U64),
-                        DeadLetterCode.TOO_LARGE, "blob is 18446744073709551615 bytes"),
-                refused("ingest range above the maximum",
+                refused(
+                        "reference range above the maximum",
+                        input(
+                                null,
+                                "blob.uri",
+                                ALLOWED + "x",
+                                "blob.mode",
+                                "reference",
+                                "blob.position",
+                                "7",
+                                "blob.size",
+                                "501"),
+                        DeadLetterCode.TOO_LARGE,
+                        "blob is 501 bytes"),
+                refused(
+                        "reference range of 2^64 - 1 bytes",
+                        input(
+                                null,
+                                "blob.uri",
+                                ALLOWED + "x",
+                                "blob.mode",
+                                "reference",
+                                "blob.position",
+                                "0",
+                                "blob.size",
+                                MAX_U64),
+                        DeadLetterCode.TOO_LARGE,
+                        "blob is 18446744073709551615 bytes"),
+                refused(
+                        "ingest range above the maximum",
                         input(null, "blob.uri", ALLOWED + "x", "blob.position", "0", "blob.size", "501"),
-                        DeadLetterCode.TOO_LARGE, "blob is 501 bytes"));
+                        DeadLetterCode.TOO_LARGE,
+                        "blob is 501 bytes"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -107,28 +210,60 @@ class BlobRecordClassifierTest {
 
     static Stream<Arguments> recordsWithTwoFaults() {
         return Stream.of(
-                refused("null value, range without uri", input(null, "blob.position", "x"),
-                        DeadLetterCode.NULL_VALUE, ""),
+                refused(
+                        "null value, range without uri",
+                        input(null, "blob.position", "x"),
+                        DeadLetterCode.NULL_VALUE,
+                        ""),
                 refused("null value, unknown mode", input(null, "blob.mode", "copy"), DeadLetterCode.NULL_VALUE, ""),
-                refused("bad range, relative uri", input(null, "blob.uri", "x", "blob.size", "1"),
-                        DeadLetterCode.BAD_RANGE, ""),
-                refused("bad range, unknown mode", input(null, "blob.uri", ALLOWED, "blob.mode", "copy",
-                        "blob.position", "1", "blob.size", "z"), DeadLetterCode.BAD_RANGE, ""),
-                refused("bad uri, not allowed anyway", input(null, "blob.uri", "s3://u@other/x", "blob.mode", "reference"),
-                        DeadLetterCode.BAD_URI, ""),
-                refused("unknown mode, not allowed uri", input(null, "blob.uri", "s3://other/x", "blob.mode", "copy"),
-                        DeadLetterCode.BAD_URI, ""),
-                refused("not allowed, too large", input(null, "blob.uri", "s3://other/x", "blob.mode", "reference",
-                        "blob.position", "0", "blob.size", "9999"), DeadLetterCode.URI_NOT_ALLOWED, ""),
-                refused("too large, to be fetched", input(null, "blob.uri", ALLOWED + "x",
-                        "blob.position", "0", "blob.size", "9999"), DeadLetterCode.TOO_LARGE, ""));
+                refused(
+                        "bad range, relative uri",
+                        input(null, "blob.uri", "x", "blob.size", "1"),
+                        DeadLetterCode.BAD_RANGE,
+                        ""),
+                refused(
+                        "bad range, unknown mode",
+                        input(null, "blob.uri", ALLOWED, "blob.mode", "copy", "blob.position", "1", "blob.size", "z"),
+                        DeadLetterCode.BAD_RANGE,
+                        ""),
+                refused(
+                        "bad uri, not allowed anyway",
+                        input(null, "blob.uri", "s3://u@other/x", "blob.mode", "reference"),
+                        DeadLetterCode.BAD_URI,
+                        ""),
+                refused(
+                        "unknown mode, not allowed uri",
+                        input(null, "blob.uri", "s3://other/x", "blob.mode", "copy"),
+                        DeadLetterCode.BAD_URI,
+                        ""),
+                refused(
+                        "not allowed, too large",
+                        input(
+                                null,
+                                "blob.uri",
+                                "s3://other/x",
+                                "blob.mode",
+                                "reference",
+                                "blob.position",
+                                "0",
+                                "blob.size",
+                                "9999"),
+                        DeadLetterCode.URI_NOT_ALLOWED,
+                        ""),
+                refused(
+                        "too large, to be fetched",
+                        input(null, "blob.uri", ALLOWED + "x", "blob.position", "0", "blob.size", "9999"),
+                        DeadLetterCode.TOO_LARGE,
+                        ""));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("recordsWithTwoFaults")
     void firstApplicableCodeWins(String description, BlobRecord input, DeadLetterCode code, String ignored) {
-        assertThat(classifier.classify(input)).isInstanceOfSatisfying(DeadLetter.class,
-                deadLetter -> assertThat(deadLetter.code()).isEqualTo(code));
+        assertThat(classifier.classify(input))
+                .isInstanceOfSatisfying(
+                        DeadLetter.class,
+                        deadLetter -> assertThat(deadLetter.code()).isEqualTo(code));
     }
 
     static Stream<Arguments> ownedBlobs() {
@@ -158,20 +293,53 @@ class BlobRecordClassifierTest {
     static Stream<Arguments> references() {
         return Stream.of(
                 Arguments.of(reference(ALLOWED + "x"), BlobDescriptor.external(ALLOWED + "x", 0, 0)),
-                Arguments.of(input(bytes(3), "blob.uri", ALLOWED + "x", "blob.mode", "reference"),
+                Arguments.of(
+                        input(bytes(3), "blob.uri", ALLOWED + "x", "blob.mode", "reference"),
                         BlobDescriptor.external(ALLOWED + "x", 0, 0)),
-                Arguments.of(input(null, "blob.uri", ALLOWED + "x", "blob.mode", "reference", "blob.position", "5",
-                        "blob.size", "10"), BlobDescriptor.external(ALLOWED + "x", 5, 10)),
-                Arguments.of(input(null, "blob.uri", ALLOWED + "x", "blob.mode", "reference", "blob.position", "0",
-                        "blob.size", "0"), BlobDescriptor.external(ALLOWED + "x", 0, 0)),
-                Arguments.of(input(null, "blob.uri", ALLOWED + "x", "blob.mode", "reference", "blob.position",
-                        "18446744073709551115", "blob.size", "500"),
+                Arguments.of(
+                        input(
+                                null,
+                                "blob.uri",
+                                ALLOWED + "x",
+                                "blob.mode",
+                                "reference",
+                                "blob.position",
+                                "5",
+                                "blob.size",
+                                "10"),
+                        BlobDescriptor.external(ALLOWED + "x", 5, 10)),
+                Arguments.of(
+                        input(
+                                null,
+                                "blob.uri",
+                                ALLOWED + "x",
+                                "blob.mode",
+                                "reference",
+                                "blob.position",
+                                "0",
+                                "blob.size",
+                                "0"),
+                        BlobDescriptor.external(ALLOWED + "x", 0, 0)),
+                Arguments.of(
+                        input(
+                                null,
+                                "blob.uri",
+                                ALLOWED + "x",
+                                "blob.mode",
+                                "reference",
+                                "blob.position",
+                                "18446744073709551115",
+                                "blob.size",
+                                "500"),
                         BlobDescriptor.external(ALLOWED + "x", -501L, 500)),
-                Arguments.of(reference("S3://bucket/allowed/./a/./b/."), BlobDescriptor.external(ALLOWED + "a/b/", 0, 0)),
+                Arguments.of(
+                        reference("S3://bucket/allowed/./a/./b/."), BlobDescriptor.external(ALLOWED + "a/b/", 0, 0)),
                 Arguments.of(reference("s3://bucket/./allowed/x"), BlobDescriptor.external(ALLOWED + "x", 0, 0)),
                 Arguments.of(reference("s3://bucket/allowed//a"), BlobDescriptor.external(ALLOWED + "/a", 0, 0)),
                 Arguments.of(reference("file:/data"), BlobDescriptor.external("file:///data", 0, 0)),
-                Arguments.of(reference("file:///data/x?version=3"), BlobDescriptor.external("file:///data/x?version=3", 0, 0)));
+                Arguments.of(
+                        reference("file:///data/x?version=3"),
+                        BlobDescriptor.external("file:///data/x?version=3", 0, 0)));
     }
 
     @ParameterizedTest
@@ -188,10 +356,16 @@ class BlobRecordClassifierTest {
         return Stream.of(
                 Arguments.of(input(null, "blob.uri", ALLOWED + "x"), ALLOWED + "x", 0L, 0L),
                 Arguments.of(input(bytes(3), "blob.uri", ALLOWED + "x", "blob.mode", "ingest"), ALLOWED + "x", 0L, 0L),
-                Arguments.of(input(null, "blob.uri", ALLOWED + "x", "blob.position", "5", "blob.size", "10"),
-                        ALLOWED + "x", 5L, 10L),
-                Arguments.of(input(null, "blob.uri", ALLOWED + "x", "blob.position", "7", "blob.size", "0"),
-                        ALLOWED + "x", 7L, 0L),
+                Arguments.of(
+                        input(null, "blob.uri", ALLOWED + "x", "blob.position", "5", "blob.size", "10"),
+                        ALLOWED + "x",
+                        5L,
+                        10L),
+                Arguments.of(
+                        input(null, "blob.uri", ALLOWED + "x", "blob.position", "7", "blob.size", "0"),
+                        ALLOWED + "x",
+                        7L,
+                        0L),
                 Arguments.of(input(null, "blob.uri", "S3://bucket/allowed/./a"), ALLOWED + "a", 0L, 0L),
                 Arguments.of(input(null, "blob.uri", "file:/data/x"), "file:///data/x", 0L, 0L),
                 Arguments.of(input(null, "blob.uri", ALLOWED + "x?X-Amz-Signature=secret#part"), ALLOWED + "x", 0L, 0L),
@@ -231,11 +405,21 @@ class BlobRecordClassifierTest {
 
     @Test
     void forcedIngestFetchesAReferenceModeBlobButStillChecksTheMode() {
-        BlobRecordClassifier forcing = new BlobRecordClassifier(
-                new PlacementPolicy(10, 100, 1000), List.of(ALLOWED), MAX, true);
+        BlobRecordClassifier forcing =
+                new BlobRecordClassifier(new PlacementPolicy(10, 100, 1000), List.of(ALLOWED), MAX, true);
 
-        ClassifiedRecord classified = forcing.classify(input(null, "camera", "front", "blob.uri", ALLOWED + "x",
-                "blob.mode", "reference", "blob.position", "2", "blob.size", "3"));
+        ClassifiedRecord classified = forcing.classify(input(
+                null,
+                "camera",
+                "front",
+                "blob.uri",
+                ALLOWED + "x",
+                "blob.mode",
+                "reference",
+                "blob.position",
+                "2",
+                "blob.size",
+                "3"));
 
         assertThat(classified).isInstanceOfSatisfying(ExternalFetch.class, fetch -> {
             assertThat(fetch.location()).isEqualTo(ALLOWED + "x");
@@ -244,7 +428,8 @@ class BlobRecordClassifierTest {
             assertThat(fetch.attributes()).extracting(Attribute::name).containsExactly("camera");
         });
         assertThat(forcing.classify(input(null, "blob.uri", ALLOWED + "x", "blob.mode", "copy")))
-                .isInstanceOfSatisfying(DeadLetter.class, d -> assertThat(d.code()).isEqualTo(DeadLetterCode.BAD_URI));
+                .isInstanceOfSatisfying(
+                        DeadLetter.class, d -> assertThat(d.code()).isEqualTo(DeadLetterCode.BAD_URI));
     }
 
     @Test
@@ -256,27 +441,47 @@ class BlobRecordClassifierTest {
 
     @Test
     void passesThroughEveryHeaderButTheReservedOnesInOrder() {
-        BlobRecord input = input(bytes(1),
-                "trace", "1",
-                "blob.mode", "ingest",
-                "empty", null,
-                "blob.kind", "3",
-                "blob.error", "bad-uri",
-                "blob.custom", "kept",
-                "trace", "2");
+        BlobRecord input = input(
+                bytes(1),
+                "trace",
+                "1",
+                "blob.mode",
+                "ingest",
+                "empty",
+                null,
+                "blob.kind",
+                "3",
+                "blob.error",
+                "bad-uri",
+                "blob.custom",
+                "kept",
+                "trace",
+                "2");
 
         PlacedBlob placed = (PlacedBlob) classifier.classify(input);
 
-        assertThat(placed.attributes()).extracting(Attribute::name)
+        assertThat(placed.attributes())
+                .extracting(Attribute::name)
                 .containsExactly("trace", "empty", "blob.custom", "trace");
-        assertThat(placed.attributes()).extracting(a -> a.value() == null ? null : new String(a.value(), UTF_8))
+        assertThat(placed.attributes())
+                .extracting(a -> a.value() == null ? null : new String(a.value(), UTF_8))
                 .containsExactly("1", null, "kept", "2");
     }
 
     @Test
     void passesThroughHeadersOfAReference() {
-        BlobRecord input = input(null, "camera", "front", "blob.uri", ALLOWED + "x", "blob.mode", "reference",
-                "blob.position", "1", "blob.size", "2");
+        BlobRecord input = input(
+                null,
+                "camera",
+                "front",
+                "blob.uri",
+                ALLOWED + "x",
+                "blob.mode",
+                "reference",
+                "blob.position",
+                "1",
+                "blob.size",
+                "2");
 
         PlacedBlob placed = (PlacedBlob) classifier.classify(input);
 
@@ -285,8 +490,8 @@ class BlobRecordClassifierTest {
 
     @Test
     void theLastOfRepeatedBlobHeadersCounts() {
-        BlobRecord input = input(null, "blob.uri", "relative", "blob.uri", ALLOWED + "x",
-                "blob.mode", "copy", "blob.mode", "reference");
+        BlobRecord input = input(
+                null, "blob.uri", "relative", "blob.uri", ALLOWED + "x", "blob.mode", "copy", "blob.mode", "reference");
 
         assertThat(classifier.classify(input)).isInstanceOf(PlacedBlob.class);
     }
@@ -295,8 +500,10 @@ class BlobRecordClassifierTest {
     void anEmptyAllowListRefusesEveryExternalBlob() {
         BlobRecordClassifier closed = new BlobRecordClassifier(PlacementPolicy.lanceDefaults(), List.of(), MAX);
 
-        assertThat(closed.classify(reference("file:/data/x"))).isInstanceOfSatisfying(DeadLetter.class,
-                deadLetter -> assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.URI_NOT_ALLOWED));
+        assertThat(closed.classify(reference("file:/data/x")))
+                .isInstanceOfSatisfying(
+                        DeadLetter.class,
+                        deadLetter -> assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.URI_NOT_ALLOWED));
     }
 
     @Test
@@ -322,8 +529,16 @@ class BlobRecordClassifierTest {
     }
 
     private static BlobRecord range(String position, String size) {
-        return input(null, "blob.uri", ALLOWED + "x", "blob.mode", "reference", "blob.position", position,
-                "blob.size", size);
+        return input(
+                null,
+                "blob.uri",
+                ALLOWED + "x",
+                "blob.mode",
+                "reference",
+                "blob.position",
+                position,
+                "blob.size",
+                size);
     }
 
     /** A record on in/0/0 with header name/value pairs; a null value is a header without a value. */

@@ -26,13 +26,18 @@ class PlacedBlobTest {
 
     @Test
     void placedLengthIsTheBytesLengthOrZeroForAReference() {
-        assertThat(new PlacedBlob(RECORD, Placement.PACKED, new byte[7], List.of(), null).placedLength()).isEqualTo(7);
-        assertThat(new PlacedBlob(RECORD, Placement.EXTERNAL, null, List.of(), BlobDescriptor.external("s3://b/k", 0, 9))
-                .placedLength()).isZero();
+        assertThat(new PlacedBlob(RECORD, Placement.PACKED, new byte[7], List.of(), null).placedLength())
+                .isEqualTo(7);
+        assertThat(new PlacedBlob(
+                                RECORD, Placement.EXTERNAL, null, List.of(), BlobDescriptor.external("s3://b/k", 0, 9))
+                        .placedLength())
+                .isZero();
     }
 
     @ParameterizedTest
-    @EnumSource(value = Placement.class, names = {"INLINE", "PACKED", "EXTERNAL"})
+    @EnumSource(
+            value = Placement.class,
+            names = {"INLINE", "PACKED", "EXTERNAL"})
     void onlyADedicatedBlobIsCopiedFromASource(Placement placement) {
         BlobDescriptor external = placement == Placement.EXTERNAL ? BlobDescriptor.external("s3://b/k", 0, 0) : null;
 

@@ -3,9 +3,9 @@ package io.blobingest.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class PlacementPolicyTest {
 
@@ -27,8 +27,7 @@ class PlacementPolicyTest {
 
     @Test
     void lanceDefaultsAreLancesThresholds() {
-        assertThat(PlacementPolicy.lanceDefaults())
-                .isEqualTo(new PlacementPolicy(64 * KIB, 4 * MIB, 1024 * MIB));
+        assertThat(PlacementPolicy.lanceDefaults()).isEqualTo(new PlacementPolicy(64 * KIB, 4 * MIB, 1024 * MIB));
     }
 
     @Test

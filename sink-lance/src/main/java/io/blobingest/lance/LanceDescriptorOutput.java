@@ -66,7 +66,9 @@ public final class LanceDescriptorOutput implements DescriptorOutput {
     @Override
     public void attach(DataStream<DescriptorRow> committedRows) {
         SingleOutputStreamOperator<byte[]> fragments = committedRows
-                .transform("Lance fragment writer", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
+                .transform(
+                        "Lance fragment writer",
+                        PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
                         new LanceFragmentWriter(settings))
                 .uid(WRITER_UID);
         if (committedRows.getParallelism() > 0) {

@@ -18,8 +18,11 @@ class LanceDescriptorOutputFactoryTest {
                 .map(ServiceLoader.Provider::get)
                 .toList();
 
-        assertThat(factories).singleElement().isInstanceOf(LanceDescriptorOutputFactory.class)
-                .extracting(DescriptorOutputFactory::enablingOption).isEqualTo("sink.lance.dataset-uri");
+        assertThat(factories)
+                .singleElement()
+                .isInstanceOf(LanceDescriptorOutputFactory.class)
+                .extracting(DescriptorOutputFactory::enablingOption)
+                .isEqualTo("sink.lance.dataset-uri");
         Configuration config = new Configuration();
         config.set(LanceOutputOptions.DATASET_URI, "/data/robots.lance");
         config.set(RawPackSinkOptions.BASE_PATH, "/data/blobs");

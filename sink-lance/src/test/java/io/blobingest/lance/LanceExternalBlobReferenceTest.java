@@ -73,17 +73,21 @@ class LanceExternalBlobReferenceTest {
 
         String datasetUri = dir.resolve("ds.lance").toString();
         try (BufferAllocator allocator = new RootAllocator()) {
-            Field blob = new Field("blob", new FieldType(true, ArrowType.Struct.INSTANCE, null,
-                    Map.of("ARROW:extension:name", "lance.blob.v2")), List.of(
-                    new Field("data", FieldType.nullable(ArrowType.LargeBinary.INSTANCE), null),
-                    new Field("uri", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
-                    new Field("position", FieldType.nullable(new ArrowType.Int(64, false)), null),
-                    new Field("size", FieldType.nullable(new ArrowType.Int(64, false)), null)));
-            Schema schema = new Schema(List.of(
-                    new Field("key", FieldType.nullable(ArrowType.Utf8.INSTANCE), null), blob));
+            Field blob = new Field(
+                    "blob",
+                    new FieldType(
+                            true, ArrowType.Struct.INSTANCE, null, Map.of("ARROW:extension:name", "lance.blob.v2")),
+                    List.of(
+                            new Field("data", FieldType.nullable(ArrowType.LargeBinary.INSTANCE), null),
+                            new Field("uri", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
+                            new Field("position", FieldType.nullable(new ArrowType.Int(64, false)), null),
+                            new Field("size", FieldType.nullable(new ArrowType.Int(64, false)), null)));
+            Schema schema =
+                    new Schema(List.of(new Field("key", FieldType.nullable(ArrowType.Utf8.INSTANCE), null), blob));
             WriteParams params = new WriteParams.Builder()
                     .withDataStorageVersion("2.2")
-                    .withInitialBases(List.of(new org.lance.BasePath(1, Optional.of("blobs"), base.toUri().toString(), false)))
+                    .withInitialBases(List.of(new org.lance.BasePath(
+                            1, Optional.of("blobs"), base.toUri().toString(), false)))
                     .build();
             try (Dataset ds = Dataset.create(allocator, datasetUri, schema, params)) {
                 assertThat(ds.getLanceFileFormatVersion()).isEqualTo("2.2");
@@ -97,7 +101,12 @@ class LanceExternalBlobReferenceTest {
                 UInt8Vector position = (UInt8Vector) struct.getChild("position");
                 UInt8Vector size = (UInt8Vector) struct.getChild("size");
                 root.allocateNew();
-                String[] uris = {pack.toUri().toString(), pack.toUri().toString(), dedicated.toUri().toString(), null};
+                String[] uris = {
+                    pack.toUri().toString(),
+                    pack.toUri().toString(),
+                    dedicated.toUri().toString(),
+                    null
+                };
                 long[] positions = {footer.entryOffset(0), footer.entryOffset(1), 0, 0};
                 long[] sizes = {first.length, second.length, third.length, 0};
                 for (int i = 0; i < 4; i++) {
@@ -116,14 +125,19 @@ class LanceExternalBlobReferenceTest {
                     }
                 }
                 root.setRowCount(4);
-                fragments = Fragment.write().datasetUri(datasetUri).allocator(allocator).data(root)
-                        .writeParams(params).execute();
+                fragments = Fragment.write()
+                        .datasetUri(datasetUri)
+                        .allocator(allocator)
+                        .data(root)
+                        .writeParams(params)
+                        .execute();
             }
             try (Dataset ds = Dataset.open(datasetUri, allocator)) {
                 try (Dataset committed = ds.newTransactionBuilder()
                         .operation(Append.builder().fragments(fragments).build())
                         .transactionProperties(Map.of("blob-ingest.job-id", "j", "blob-ingest.checkpoint-id", "7"))
-                        .build().commit()) {
+                        .build()
+                        .commit()) {
                     assertThat(committed.version()).isEqualTo(2);
                 }
             }
@@ -144,9 +158,12 @@ class LanceExternalBlobReferenceTest {
             }
             long datasetBytes;
             try (Stream<Path> files = Files.walk(Path.of(datasetUri))) {
-                datasetBytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+                datasetBytes = files.filter(Files::isRegularFile)
+                        .mapToLong(p -> p.toFile().length())
+                        .sum();
             }
-            assertThat(datasetBytes).as("dataset size: references only, no copy of the 4 MiB referenced")
+            assertThat(datasetBytes)
+                    .as("dataset size: references only, no copy of the 4 MiB referenced")
                     .isLessThan(64 * 1024);
         }
     }

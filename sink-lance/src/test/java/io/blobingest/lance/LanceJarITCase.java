@@ -41,29 +41,42 @@ class LanceJarITCase {
 
     @Test
     void carriesTheLanceOutputLanceAndItsLinuxNatives() {
-        assertThat(entries).contains(SERVICES, "io/blobingest/lance/LanceDescriptorOutputFactory.class",
-                "io/blobingest/lance/internal/LanceCommitter.class", "org/lance/Dataset.class",
-                "org/apache/arrow/c/Data.class");
+        assertThat(entries)
+                .contains(
+                        SERVICES,
+                        "io/blobingest/lance/LanceDescriptorOutputFactory.class",
+                        "io/blobingest/lance/internal/LanceCommitter.class",
+                        "org/lance/Dataset.class",
+                        "org/apache/arrow/c/Data.class");
         assertThat(entries).anyMatch(entry -> entry.contains("linux-x86-64") && entry.endsWith("liblance_jni.so"));
     }
 
     @Test
     void leavesTheJobJarsModulesArrowAndFlinkOut() {
-        assertThat(entries).noneMatch(entry -> entry.startsWith("io/blobingest/sink/")
-                || entry.startsWith("io/blobingest/objectlayer/") || entry.startsWith("io/blobingest/storage/")
-                || entry.startsWith("org/apache/arrow/vector/") || entry.startsWith("org/apache/arrow/memory/")
-                || entry.startsWith("org/apache/flink/") || entry.startsWith("org/slf4j/"));
+        assertThat(entries)
+                .noneMatch(entry -> entry.startsWith("io/blobingest/sink/")
+                        || entry.startsWith("io/blobingest/objectlayer/")
+                        || entry.startsWith("io/blobingest/storage/")
+                        || entry.startsWith("org/apache/arrow/vector/")
+                        || entry.startsWith("org/apache/arrow/memory/")
+                        || entry.startsWith("org/apache/flink/")
+                        || entry.startsWith("org/slf4j/"));
     }
 
     @Test
     void theJobsServiceLoaderFindsTheLanceOutputInThisJarAlone() throws Exception {
         try (URLClassLoader withJar = new URLClassLoader(new URL[] {JAR.toUri().toURL()}, new WithoutLanceOutput())) {
-            List<DescriptorOutputFactory> factories = ServiceLoader.load(DescriptorOutputFactory.class, withJar)
-                    .stream().map(ServiceLoader.Provider::get).toList();
+            List<DescriptorOutputFactory> factories =
+                    ServiceLoader.load(DescriptorOutputFactory.class, withJar).stream()
+                            .map(ServiceLoader.Provider::get)
+                            .toList();
 
-            assertThat(factories).singleElement()
-                    .satisfies(factory -> assertThat(factory.getClass().getClassLoader()).isSameAs(withJar))
-                    .extracting(DescriptorOutputFactory::enablingOption).isEqualTo("sink.lance.dataset-uri");
+            assertThat(factories)
+                    .singleElement()
+                    .satisfies(factory ->
+                            assertThat(factory.getClass().getClassLoader()).isSameAs(withJar))
+                    .extracting(DescriptorOutputFactory::enablingOption)
+                    .isEqualTo("sink.lance.dataset-uri");
             Configuration config = new Configuration();
             config.setString("sink.lance.dataset-uri", "/data/robots.lance");
             config.set(RawPackSinkOptions.BASE_PATH, "/data/blobs");

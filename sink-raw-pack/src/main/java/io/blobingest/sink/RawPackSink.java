@@ -39,13 +39,13 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * <pre>
  *              barrier N: phase 1                      notifyCheckpointComplete(N): phase 2
  *                   |                                             |
- * PlacedBlob --&gt; [ Writer ] --committables--&gt; [ Committer ] --committed sets--&gt; [ Emitter ] --DescriptorRow--&gt; [ descriptor sink ]
+ * PlacedBlob -&gt; [ Writer ] --committables-&gt; [ Committer ] --sets-&gt; [ Emitter ] --rows-&gt; [ descriptor sink ]
  *                one open blob set  (kept in the  publishes sidecars,   reads the committed  exactly-once; commits
  *                per subtask         committer's   then the manifest     manifest, emits      at its own next
  *                                    state of N)                         every row            checkpoint (N+1)
  *                   |                                             |
  * storage:  &lt;set&gt;/.&lt;id&gt;.blob.inprogress.*      ------------&gt;  &lt;set&gt;/&lt;id&gt;.blob
- *           _descriptors/.&lt;set&gt;.arrow.inprogress.* ---------&gt;  _descriptors/&lt;set&gt;.arrow     (published last)
+ *           _descriptors/.&lt;set&gt;.arrow.inprogress.* -------&gt;  _descriptors/&lt;set&gt;.arrow  (published last)
  * </pre>
  *
  * <ol>
@@ -81,7 +81,10 @@ public final class RawPackSink
     private final DescriptorDeliveryCheck deliveryCheck;
     private final List<DescriptorOutput> descriptorOutputs;
 
-    RawPackSink(SinkSettings settings, Sink<DescriptorRow> descriptorSink, DescriptorDeliveryCheck deliveryCheck,
+    RawPackSink(
+            SinkSettings settings,
+            Sink<DescriptorRow> descriptorSink,
+            DescriptorDeliveryCheck deliveryCheck,
             List<DescriptorOutput> descriptorOutputs) {
         this.settings = settings;
         this.descriptorSink = descriptorSink;
@@ -99,11 +102,15 @@ public final class RawPackSink
     }
 
     @Override
-    public RawPackSinkWriter restoreWriter(
-            WriterInitContext context, Collection<BlobSetWriterState> recoveredState) throws IOException {
+    public RawPackSinkWriter restoreWriter(WriterInitContext context, Collection<BlobSetWriterState> recoveredState)
+            throws IOException {
         return new RawPackSinkWriter(
-                settings, recoverableWriter(), context.getTaskInfo().getIndexOfThisSubtask(),
-                context.getProcessingTimeService(), context.metricGroup(), recoveredState);
+                settings,
+                recoverableWriter(),
+                context.getTaskInfo().getIndexOfThisSubtask(),
+                context.getProcessingTimeService(),
+                context.metricGroup(),
+                recoveredState);
     }
 
     @Override
@@ -129,10 +136,12 @@ public final class RawPackSink
      */
     @Override
     public DataStream<PlacedBlob> addPreWriteTopology(DataStream<PlacedBlob> input) {
-        if (!emitsDescriptors() || !input.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled()) {
+        if (!emitsDescriptors()
+                || !input.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled()) {
             return input;
         }
-        return input.transform("Drain descriptors at end of input", input.getType(), new DescriptorDrainOperator.Factory<>())
+        return input.transform(
+                        "Drain descriptors at end of input", input.getType(), new DescriptorDrainOperator.Factory<>())
                 .uid("descriptor-drain");
     }
 
@@ -142,7 +151,9 @@ public final class RawPackSink
             return;
         }
         SingleOutputStreamOperator<DescriptorRow> rows = committed
-                .transform("Emit committed descriptors", TypeInformation.of(DescriptorRow.class),
+                .transform(
+                        "Emit committed descriptors",
+                        TypeInformation.of(DescriptorRow.class),
                         new CommittedDescriptorEmitter(settings, deliveryCheck, !descriptorOutputs.isEmpty()))
                 .uid("descriptor-emitter");
         // The further outputs commit on their own: they get each set once, not the emitter's

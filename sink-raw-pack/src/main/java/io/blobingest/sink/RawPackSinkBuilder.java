@@ -119,7 +119,8 @@ public final class RawPackSinkBuilder {
      * tells, per epoch, whether it was committed, and the sets of an aborted epoch are emitted again
      * rather than lost. See {@code docs/exactly-once.md}.
      */
-    public RawPackSinkBuilder setDescriptorSink(Sink<DescriptorRow> descriptorSink, DescriptorDeliveryCheck deliveryCheck) {
+    public RawPackSinkBuilder setDescriptorSink(
+            Sink<DescriptorRow> descriptorSink, DescriptorDeliveryCheck deliveryCheck) {
         this.descriptorSink = Objects.requireNonNull(descriptorSink, "descriptorSink");
         this.deliveryCheck = Objects.requireNonNull(deliveryCheck, "deliveryCheck");
         return this;

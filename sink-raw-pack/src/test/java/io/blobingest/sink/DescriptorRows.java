@@ -22,9 +22,11 @@ public final class DescriptorRows {
         assertThat(actual.crc32c()).as(where + " crc32c").isEqualTo(expected.crc32c());
         assertThat(actual.attributes()).as(where + " attribute count").hasSameSizeAs(expected.attributes());
         for (int i = 0; i < expected.attributes().size(); i++) {
-            assertThat(actual.attributes().get(i).name()).as(where + " attribute " + i)
+            assertThat(actual.attributes().get(i).name())
+                    .as(where + " attribute " + i)
                     .isEqualTo(expected.attributes().get(i).name());
-            assertThat(actual.attributes().get(i).value()).as(where + " attribute " + i)
+            assertThat(actual.attributes().get(i).value())
+                    .as(where + " attribute " + i)
                     .isEqualTo(expected.attributes().get(i).value());
         }
     }

@@ -42,8 +42,12 @@ public final class FailOnceCommitSink
 
     public FailOnceCommitSink(RawPackSink sink, String runId) {
         this(sink, runId, (committer, requests) -> {
-            throw Failures.injected(Failures.Point.IN_COMMITTER, "before committing "
-                    + requests.stream().map(r -> r.getCommittable().blobSet()).toList());
+            throw Failures.injected(
+                    Failures.Point.IN_COMMITTER,
+                    "before committing "
+                            + requests.stream()
+                                    .map(r -> r.getCommittable().blobSet())
+                                    .toList());
         });
     }
 
@@ -56,7 +60,9 @@ public final class FailOnceCommitSink
     /** What the one failing commit call does instead of committing; it may commit through {@code committer}. */
     @FunctionalInterface
     public interface Strike extends java.io.Serializable {
-        void commit(Committer<BlobSetCommittable> committer, Collection<Committer.CommitRequest<BlobSetCommittable>> requests)
+        void commit(
+                Committer<BlobSetCommittable> committer,
+                Collection<Committer.CommitRequest<BlobSetCommittable>> requests)
                 throws IOException, InterruptedException;
     }
 

@@ -42,35 +42,49 @@ class RawPackSinkBuilderTest {
         assertThatThrownBy(() -> RawPackSink.builder().build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("sink.raw-pack.base-path is required");
-        assertThatThrownBy(() -> RawPackSink.builder().setBasePath("relative/dir").build())
+        assertThatThrownBy(
+                        () -> RawPackSink.builder().setBasePath("relative/dir").build())
                 .hasMessage("sink.raw-pack.base-path must be absolute, found \"relative/dir\"");
     }
 
     @Test
     void packTargetSizeMustStayWithinTheRawPackLimit() {
-        assertThatThrownBy(() -> RawPackSink.builder().setBasePath("/data")
-                        .setPackTargetSize(MemorySize.parse("2gb")).build())
+        assertThatThrownBy(() -> RawPackSink.builder()
+                        .setBasePath("/data")
+                        .setPackTargetSize(MemorySize.parse("2gb"))
+                        .build())
                 .hasMessage("sink.raw-pack.pack-target-size must be between 64 kb and 1 gb, found 2 gb");
-        assertThatThrownBy(() -> RawPackSink.builder().setBasePath("/data")
-                        .setPackTargetSize(MemorySize.parse("1kb")).build())
+        assertThatThrownBy(() -> RawPackSink.builder()
+                        .setBasePath("/data")
+                        .setPackTargetSize(MemorySize.parse("1kb"))
+                        .build())
                 .hasMessageContaining("found 1 kb");
     }
 
     @Test
     void rollIntervalMustBePositive() {
-        assertThatThrownBy(() -> RawPackSink.builder().setBasePath("/data").setRollInterval(Duration.ZERO).build())
+        assertThatThrownBy(() -> RawPackSink.builder()
+                        .setBasePath("/data")
+                        .setRollInterval(Duration.ZERO)
+                        .build())
                 .hasMessage("sink.raw-pack.roll-interval must be positive, found PT0S");
     }
 
     @Test
     void aCreatedByThePackMetadataWouldRefuseIsRefusedAtBuildTime() {
         for (String refused : List.of("blob-ingest/\u00e9", "ingest\t7", "x".repeat(257), "")) {
-            assertThatThrownBy(() -> RawPackSink.builder().setBasePath("/data").setCreatedBy(refused).build())
+            assertThatThrownBy(() -> RawPackSink.builder()
+                            .setBasePath("/data")
+                            .setCreatedBy(refused)
+                            .build())
                     .as("created-by \"%s\"", refused)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("sink.raw-pack.created-by must be 1 to 256 printable ASCII characters");
         }
-        assertThat(RawPackSink.builder().setBasePath("/data").setCreatedBy("blob-ingest/0.1.0 (robot-7)").build())
+        assertThat(RawPackSink.builder()
+                        .setBasePath("/data")
+                        .setCreatedBy("blob-ingest/0.1.0 (robot-7)")
+                        .build())
                 .isNotNull();
     }
 }

@@ -13,8 +13,8 @@ class RawPackSinkITCase {
     private static final int BLOBS = 3000;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
+    static final MiniClusterExtension MINI_CLUSTER =
+            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                     .setNumberTaskManagers(1)
                     .setNumberSlotsPerTaskManager(4)
                     .build());
@@ -30,8 +30,7 @@ class RawPackSinkITCase {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(RollPolicy.class)
-    void boundedInputCommitsAndDeliversEveryBlobExactlyOnce(RollPolicy policy, @TempDir Path base)
-            throws Exception {
+    void boundedInputCommitsAndDeliversEveryBlobExactlyOnce(RollPolicy policy, @TempDir Path base) throws Exception {
         SinkJob job = new SinkJob(base, policy, 600, null);
         job.runToEndOfInput();
         job.assertEveryBlobExactlyOnceAndByteExact();

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -17,9 +16,9 @@ import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFilterFunction;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -94,15 +93,21 @@ final class SinkJob {
         JobClient first = unboundedJob(new Configuration());
         String savepoint;
         try {
-            awaitWhileRunning(first, "a tenth of the blobs committed downstream",
-                    () -> TransactionalRowSink.committedRowCount(runId), blobs / 10);
+            awaitWhileRunning(
+                    first,
+                    "a tenth of the blobs committed downstream",
+                    () -> TransactionalRowSink.committedRowCount(runId),
+                    blobs / 10);
         } catch (AssertionError | Exception e) {
             first.cancel().get();
             throw e;
         }
-        savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL).get();
+        savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                .get();
         awaitTerminal(first);
-        assertThat(TransactionalRowSink.committedRowCount(runId)).as("rows committed before the stop").isLessThan(blobs);
+        assertThat(TransactionalRowSink.committedRowCount(runId))
+                .as("rows committed before the stop")
+                .isLessThan(blobs);
 
         Configuration resume = new Configuration();
         resume.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
@@ -112,19 +117,25 @@ final class SinkJob {
     private JobClient unboundedJob(Configuration config) throws Exception {
         StreamExecutionEnvironment env = environment(config);
         DataStream<Long> keepAlive = env.fromSource(
-                new DataGeneratorSource<>(i -> -1L, Long.MAX_VALUE, RateLimiterStrategy.perSecond(4), Types.LONG),
-                WatermarkStrategy.noWatermarks(), "keep-alive").uid("keep-alive");
+                        new DataGeneratorSource<>(
+                                i -> -1L, Long.MAX_VALUE, RateLimiterStrategy.perSecond(4), Types.LONG),
+                        WatermarkStrategy.noWatermarks(),
+                        "keep-alive")
+                .uid("keep-alive");
         build(indexes(env).union(keepAlive));
         return env.executeAsync("raw-pack-sink " + policy + " " + failure);
     }
 
     private void runToCompletion(JobClient job) throws Exception {
         try {
-            awaitWhileRunning(job, "every blob committed downstream",
-                    () -> TransactionalRowSink.committedRowCount(runId), blobs);
+            awaitWhileRunning(
+                    job, "every blob committed downstream", () -> TransactionalRowSink.committedRowCount(runId), blobs);
             long checkpoints = COMPLETED_CHECKPOINTS.get(runId).get();
-            awaitWhileRunning(job, "four more completed checkpoint notifications",
-                    () -> COMPLETED_CHECKPOINTS.get(runId).get(), checkpoints + 4);
+            awaitWhileRunning(
+                    job,
+                    "four more completed checkpoint notifications",
+                    () -> COMPLETED_CHECKPOINTS.get(runId).get(),
+                    checkpoints + 4);
         } finally {
             job.cancel().get();
             awaitTerminal(job);
@@ -150,13 +161,16 @@ final class SinkJob {
 
     private DataStream<Long> indexes(StreamExecutionEnvironment env) {
         return env.fromSource(
-                new DataGeneratorSource<>(i -> i, blobs, RateLimiterStrategy.perSecond(blobsPerSecond), Types.LONG),
-                WatermarkStrategy.noWatermarks(), "blob indexes").uid("blob-indexes");
+                        new DataGeneratorSource<>(
+                                i -> i, blobs, RateLimiterStrategy.perSecond(blobsPerSecond), Types.LONG),
+                        WatermarkStrategy.noWatermarks(),
+                        "blob indexes")
+                .uid("blob-indexes");
     }
 
     private void build(DataStream<Long> indexes) {
-        DataStream<PlacedBlob> placed = indexes
-                .filter(new RealBlobs(runId)).uid("real-blobs")
+        DataStream<PlacedBlob> placed = indexes.filter(new RealBlobs(runId))
+                .uid("real-blobs")
                 .map(new ToPlacedBlob(runId, failure == Failures.Point.MID_PACK_WRITE ? blobs / 6 : Long.MAX_VALUE))
                 .uid("to-placed-blob");
 
@@ -168,22 +182,25 @@ final class SinkJob {
                 .setCreatedBy("sink-it")
                 .setDescriptorSink(new TransactionalRowSink(runId, blobs / 3))
                 .build();
-        Sink<PlacedBlob> sink = failure == Failures.Point.IN_COMMITTER
-                ? new FailOnceCommitSink(rawPackSink, runId)
-                : rawPackSink;
+        Sink<PlacedBlob> sink =
+                failure == Failures.Point.IN_COMMITTER ? new FailOnceCommitSink(rawPackSink, runId) : rawPackSink;
         placed.sinkTo(sink).uid("raw-pack-sink").name("raw-pack-sink");
     }
 
     /** The exactly-once checks shared by every run. */
     void assertEveryBlobExactlyOnceAndByteExact() throws Exception {
         if (failure != null) {
-            assertThat(Failures.fired(runId, failure)).as("the injected failure " + failure + " struck").isTrue();
-            assertThat(FILTERS_OPENED.get(runId).get()).as("tasks started, restarts included")
+            assertThat(Failures.fired(runId, failure))
+                    .as("the injected failure " + failure + " struck")
+                    .isTrue();
+            assertThat(FILTERS_OPENED.get(runId).get())
+                    .as("tasks started, restarts included")
                     .isGreaterThan(PARALLELISM);
         }
         List<DescriptorRow> manifestRows = assertEveryBlobCommittedOnceAndByteExact();
         List<DescriptorRow> delivered = TransactionalRowSink.committedRows(runId);
-        assertThat(delivered).extracting(DescriptorRow::sourceOffset)
+        assertThat(delivered)
+                .extracting(DescriptorRow::sourceOffset)
                 .as("offsets committed by the descriptor sink")
                 .doesNotHaveDuplicates()
                 .hasSize(blobs);
@@ -193,8 +210,10 @@ final class SinkJob {
     private List<DescriptorRow> assertEveryBlobCommittedOnceAndByteExact() throws Exception {
         StoredBlobs stored = new StoredBlobs(base);
         Map<String, List<DescriptorRow>> manifests = stored.committedManifests();
-        List<DescriptorRow> manifestRows = manifests.values().stream().flatMap(List::stream).toList();
-        assertThat(manifestRows).extracting(DescriptorRow::sourceOffset)
+        List<DescriptorRow> manifestRows =
+                manifests.values().stream().flatMap(List::stream).toList();
+        assertThat(manifestRows)
+                .extracting(DescriptorRow::sourceOffset)
                 .as("offsets in committed manifests")
                 .doesNotHaveDuplicates()
                 .hasSize(blobs)
@@ -210,12 +229,14 @@ final class SinkJob {
         return manifestRows;
     }
 
-    private static void assertDeliveredRowsAreTheCommittedOnes(List<DescriptorRow> delivered, List<DescriptorRow> committed) {
+    private static void assertDeliveredRowsAreTheCommittedOnes(
+            List<DescriptorRow> delivered, List<DescriptorRow> committed) {
         assertThat(delivered).hasSameSizeAs(committed);
         Map<Long, DescriptorRow> byOffset =
                 committed.stream().collect(Collectors.toMap(DescriptorRow::sourceOffset, row -> row));
         for (DescriptorRow row : delivered) {
-            assertThat(byOffset).as("delivered row " + row.source() + " is in a committed manifest")
+            assertThat(byOffset)
+                    .as("delivered row " + row.source() + " is in a committed manifest")
                     .containsKey(row.sourceOffset());
             DescriptorRows.assertSameRow(row, byOffset.get(row.sourceOffset()));
         }

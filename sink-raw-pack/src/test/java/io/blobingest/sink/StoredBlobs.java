@@ -65,7 +65,8 @@ public final class StoredBlobs {
             case EXTERNAL -> throw new IllegalArgumentException("External " + row.source() + " is not stored here");
             case DEDICATED -> {
                 byte[] bytes = Files.readAllBytes(sidecar(row));
-                assertThat((long) bytes.length).as("dedicated sidecar length of " + row.source())
+                assertThat((long) bytes.length)
+                        .as("dedicated sidecar length of " + row.source())
                         .isEqualTo(row.blob().size());
                 yield bytes;
             }
@@ -73,7 +74,9 @@ public final class StoredBlobs {
                 Path pack = sidecar(row);
                 RawPackFooter footer = footer(pack);
                 int entry = Math.toIntExact(RawPackFormat.entryIndex(row.blob().position()));
-                assertThat(footer.entryLength(entry)).as("entry length of " + row.source()).isEqualTo(row.blob().size());
+                assertThat(footer.entryLength(entry))
+                        .as("entry length of " + row.source())
+                        .isEqualTo(row.blob().size());
                 byte[] bytes = new byte[Math.toIntExact(footer.entryLength(entry))];
                 try (ReadableObject object = storage.open(pack.toUri())) {
                     object.readFully(footer.entryOffset(entry), bytes, 0, bytes.length);
@@ -110,12 +113,16 @@ public final class StoredBlobs {
 
     /** Files whose names do not start with a dot, under {@code dir}, recursively. */
     public static List<Path> visibleFiles(Path dir) {
-        return files(dir).stream().filter(p -> !p.getFileName().toString().startsWith(".")).toList();
+        return files(dir).stream()
+                .filter(p -> !p.getFileName().toString().startsWith("."))
+                .toList();
     }
 
     /** In-progress leftovers: dot-prefixed files, under {@code dir}, recursively. */
     public static List<Path> hiddenFiles(Path dir) {
-        return files(dir).stream().filter(p -> p.getFileName().toString().startsWith(".")).toList();
+        return files(dir).stream()
+                .filter(p -> p.getFileName().toString().startsWith("."))
+                .toList();
     }
 
     /**
@@ -137,12 +144,14 @@ public final class StoredBlobs {
         assertThat(visibleFiles(base).stream().filter(p -> !p.startsWith(markers)))
                 .as("visible files under " + base + " beside the delivery markers")
                 .containsExactlyInAnyOrderElementsOf(expected);
-        assertThat(hiddenFiles(base)).as("hidden leftovers").allSatisfy(p ->
-                assertThat(p.getFileName().toString()).contains(".inprogress."));
+        assertThat(hiddenFiles(base))
+                .as("hidden leftovers")
+                .allSatisfy(p -> assertThat(p.getFileName().toString()).contains(".inprogress."));
     }
 
     private Path sidecar(DescriptorRow row) {
-        return base.resolve(row.blobSet()).resolve(BlobSets.sidecarFileName(row.blob().blobId()));
+        return base.resolve(row.blobSet())
+                .resolve(BlobSets.sidecarFileName(row.blob().blobId()));
     }
 
     private RawPackFooter footer(Path pack) throws IOException {

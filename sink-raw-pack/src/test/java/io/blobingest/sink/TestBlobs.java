@@ -123,11 +123,15 @@ public final class TestBlobs {
         assertThat(row.sourceTopic()).as(where).isEqualTo(TOPIC);
         assertThat(row.sourcePartition()).as(where).isEqualTo(partition(i));
         assertThat(row.key()).as(where + " key").isEqualTo(key(i));
-        assertThat(row.blob().kind()).as(where + " kind").isEqualTo(BlobKind.valueOf(placement(i).name()));
+        assertThat(row.blob().kind())
+                .as(where + " kind")
+                .isEqualTo(BlobKind.valueOf(placement(i).name()));
         assertThat(row.attributes()).as(where + " attributes").hasSameSizeAs(attributes(i));
         for (int a = 0; a < attributes(i).size(); a++) {
-            assertThat(row.attributes().get(a).name()).isEqualTo(attributes(i).get(a).name());
-            assertThat(row.attributes().get(a).value()).isEqualTo(attributes(i).get(a).value());
+            assertThat(row.attributes().get(a).name())
+                    .isEqualTo(attributes(i).get(a).name());
+            assertThat(row.attributes().get(a).value())
+                    .isEqualTo(attributes(i).get(a).value());
         }
         if (placement(i) == Placement.EXTERNAL) {
             assertThat(row.blob()).as(where).isEqualTo(external(i));

@@ -64,7 +64,9 @@ public final class TransactionalRowSink
     }
 
     public static long committedRowCount(String runId) {
-        return COMMITTED.getOrDefault(runId, new ConcurrentHashMap<>()).values().stream().mapToLong(List::size).sum();
+        return COMMITTED.getOrDefault(runId, new ConcurrentHashMap<>()).values().stream()
+                .mapToLong(List::size)
+                .sum();
     }
 
     /** The rows of one checkpoint of one writer subtask. */
@@ -182,7 +184,8 @@ public final class TransactionalRowSink
         public List<Integer> snapshotState(long checkpointId) {
             if (ROWS_RECEIVED.get(runId).get() >= failAfterRows
                     && Failures.fireOnce(runId, Failures.Point.AFTER_SNAPSHOT_BEFORE_NOTIFY)) {
-                throw Failures.injected(Failures.Point.AFTER_SNAPSHOT_BEFORE_NOTIFY, "snapshot of checkpoint " + checkpointId);
+                throw Failures.injected(
+                        Failures.Point.AFTER_SNAPSHOT_BEFORE_NOTIFY, "snapshot of checkpoint " + checkpointId);
             }
             return List.of();
         }

@@ -14,8 +14,8 @@ import java.time.Duration;
  * @param cpu CPU time of its whole JVM, start-up included
  * @param peakResidentBytes peak resident set of its JVM
  */
-public record ContenderFigures(String contender, long records, long bytes, Duration work, Duration cpu,
-        long peakResidentBytes) {
+public record ContenderFigures(
+        String contender, long records, long bytes, Duration work, Duration cpu, long peakResidentBytes) {
 
     public KeyValueLine toLine() {
         return KeyValueLine.builder()
@@ -29,8 +29,12 @@ public record ContenderFigures(String contender, long records, long bytes, Durat
     }
 
     public static ContenderFigures fromLine(KeyValueLine line) {
-        return new ContenderFigures(line.get("contender"), line.getLong("records"), line.getLong("bytes"),
-                Duration.ofMillis(line.getLong("work_ms")), Duration.ofMillis(line.getLong("cpu_ms")),
+        return new ContenderFigures(
+                line.get("contender"),
+                line.getLong("records"),
+                line.getLong("bytes"),
+                Duration.ofMillis(line.getLong("work_ms")),
+                Duration.ofMillis(line.getLong("cpu_ms")),
                 line.getLong("peak_rss"));
     }
 }

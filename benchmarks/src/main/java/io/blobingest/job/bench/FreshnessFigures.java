@@ -17,8 +17,8 @@ import java.time.Duration;
  * @param p99 99th percentile latency (nearest rank)
  * @param max the largest latency
  */
-public record FreshnessFigures(Duration interval, long bytesPerSecond, long records, Duration p50, Duration p99,
-        Duration max) {
+public record FreshnessFigures(
+        Duration interval, long bytesPerSecond, long records, Duration p50, Duration p99, Duration max) {
 
     /** p99 over the checkpoint interval: 1 is one commit cycle's worth. */
     public double p99OverInterval() {
@@ -37,8 +37,12 @@ public record FreshnessFigures(Duration interval, long bytesPerSecond, long reco
     }
 
     public static FreshnessFigures fromLine(KeyValueLine line) {
-        return new FreshnessFigures(Duration.ofMillis(line.getLong("interval_ms")), line.getLong("bytes_per_second"),
-                line.getLong("records"), Duration.ofMillis(line.getLong("p50_ms")),
-                Duration.ofMillis(line.getLong("p99_ms")), Duration.ofMillis(line.getLong("max_ms")));
+        return new FreshnessFigures(
+                Duration.ofMillis(line.getLong("interval_ms")),
+                line.getLong("bytes_per_second"),
+                line.getLong("records"),
+                Duration.ofMillis(line.getLong("p50_ms")),
+                Duration.ofMillis(line.getLong("p99_ms")),
+                Duration.ofMillis(line.getLong("max_ms")));
     }
 }

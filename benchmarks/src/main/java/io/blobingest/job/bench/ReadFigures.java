@@ -22,7 +22,14 @@ import java.util.stream.Collectors;
  *     what fewer requests cost in bytes read and time
  */
 public record ReadFigures(
-        long blobs, long packedBlobs, long bytes, Way batch, Way single, Way raw, long verified, List<HoleLimitWay> widerHoles) {
+        long blobs,
+        long packedBlobs,
+        long bytes,
+        Way batch,
+        Way single,
+        Way raw,
+        long verified,
+        List<HoleLimitWay> widerHoles) {
 
     public ReadFigures {
         widerHoles = List.copyOf(widerHoles);
@@ -58,7 +65,11 @@ public record ReadFigures(
                 .put("raw_us", raw.time().toNanos() / 1000)
                 .put("raw_requests", raw.requests())
                 .put("verified", verified)
-                .put("hole_limits", widerHoles.stream().map(w -> Long.toString(w.holeLimit())).collect(Collectors.joining(",")));
+                .put(
+                        "hole_limits",
+                        widerHoles.stream()
+                                .map(w -> Long.toString(w.holeLimit()))
+                                .collect(Collectors.joining(",")));
         for (HoleLimitWay wider : widerHoles) {
             line.put("hole_" + wider.holeLimit() + "_us", wider.way().time().toNanos() / 1000)
                     .put("hole_" + wider.holeLimit() + "_requests", wider.way().requests());
@@ -67,8 +78,15 @@ public record ReadFigures(
     }
 
     public static ReadFigures fromLine(KeyValueLine line) {
-        return new ReadFigures(line.getLong("blobs"), line.getLong("packed_blobs"), line.getLong("bytes"),
-                way(line, "batch"), way(line, "single"), way(line, "raw"), line.getLong("verified"), widerHoles(line));
+        return new ReadFigures(
+                line.getLong("blobs"),
+                line.getLong("packed_blobs"),
+                line.getLong("bytes"),
+                way(line, "batch"),
+                way(line, "single"),
+                way(line, "raw"),
+                line.getLong("verified"),
+                widerHoles(line));
     }
 
     private static List<HoleLimitWay> widerHoles(KeyValueLine line) {

@@ -31,15 +31,29 @@ import java.util.stream.Collectors;
  *     #LANCE_IO_PARALLELISM} parallel requests, one request per object and batch
  * @param verified blobs whose crc32c matched their descriptor's, in every way of reading
  */
-public record S3ReadFigures(long blobs, long bytes, long objects, Duration delay, long bandwidth, Way batch,
-        Way lanceStyle, Way single, long singleMeasured, Way localTuning, List<HoleLimitWay> holeLimits,
-        Duration ideal, long verified) {
+public record S3ReadFigures(
+        long blobs,
+        long bytes,
+        long objects,
+        Duration delay,
+        long bandwidth,
+        Way batch,
+        Way lanceStyle,
+        Way single,
+        long singleMeasured,
+        Way localTuning,
+        List<HoleLimitWay> holeLimits,
+        Duration ideal,
+        long verified) {
 
     /** Lance's cloud block size (rust/lance-io/src/object_store.rs, {@code DEFAULT_CLOUD_BLOCK_SIZE}). */
     public static final long LANCE_BLOCK_SIZE = 64 * 1024;
     /** Lance's largest request (rust/lance-io/src/object_store.rs, {@code DEFAULT_MAX_IOP_SIZE}). */
     public static final long LANCE_MAX_IOP_SIZE = 16 * 1024 * 1024;
-    /** Lance's requests in flight on a cloud store (rust/lance-io/src/object_store.rs, {@code DEFAULT_CLOUD_IO_PARALLELISM}). */
+    /**
+     * Lance's requests in flight on a cloud store (rust/lance-io/src/object_store.rs, {@code
+     * DEFAULT_CLOUD_IO_PARALLELISM}).
+     */
     public static final int LANCE_IO_PARALLELISM = 64;
     /** Timed rounds of each way but the local tuning's and one-at-a-time, after one warm-up round. */
     public static final int TIMED_ROUNDS = 3;
@@ -75,7 +89,11 @@ public record S3ReadFigures(long blobs, long bytes, long objects, Duration delay
                 .put("single_measured", singleMeasured)
                 .put("ideal_us", ideal.toNanos() / 1000)
                 .put("verified", verified)
-                .put("hole_limits", holeLimits.stream().map(w -> Long.toString(w.holeLimit())).collect(Collectors.joining(",")));
+                .put(
+                        "hole_limits",
+                        holeLimits.stream()
+                                .map(w -> Long.toString(w.holeLimit()))
+                                .collect(Collectors.joining(",")));
         put(line, "batch", batch);
         put(line, "lance", lanceStyle);
         put(line, "single", single);
@@ -91,10 +109,20 @@ public record S3ReadFigures(long blobs, long bytes, long objects, Duration delay
         for (String limit : line.get("hole_limits").split(",")) {
             holes.add(new HoleLimitWay(Long.parseLong(limit), way(line, "hole_" + limit)));
         }
-        return new S3ReadFigures(line.getLong("blobs"), line.getLong("bytes"), line.getLong("objects"),
-                Duration.ofNanos(line.getLong("delay_us") * 1000), line.getLong("bandwidth"), way(line, "batch"),
-                way(line, "lance"), way(line, "single"), line.getLong("single_measured"), way(line, "local_tuning"),
-                holes, Duration.ofNanos(line.getLong("ideal_us") * 1000), line.getLong("verified"));
+        return new S3ReadFigures(
+                line.getLong("blobs"),
+                line.getLong("bytes"),
+                line.getLong("objects"),
+                Duration.ofNanos(line.getLong("delay_us") * 1000),
+                line.getLong("bandwidth"),
+                way(line, "batch"),
+                way(line, "lance"),
+                way(line, "single"),
+                line.getLong("single_measured"),
+                way(line, "local_tuning"),
+                holes,
+                Duration.ofNanos(line.getLong("ideal_us") * 1000),
+                line.getLong("verified"));
     }
 
     private static void put(KeyValueLine.Builder line, String name, Way way) {

@@ -14,9 +14,17 @@ import java.util.Optional;
  * @param records records preloaded into the input topic
  * @param bytes their value bytes
  */
-public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, ContenderFigures consume,
-        ContenderFigures filesink, ContenderFigures ingest, ReadFigures read, Optional<S3ReadFigures> s3Read,
-        Map<String, SteadyFigures> steady, List<FreshnessFigures> freshness) {
+public record WorkloadOutcome(
+        BenchWorkload workload,
+        long records,
+        long bytes,
+        ContenderFigures consume,
+        ContenderFigures filesink,
+        ContenderFigures ingest,
+        ReadFigures read,
+        Optional<S3ReadFigures> s3Read,
+        Map<String, SteadyFigures> steady,
+        List<FreshnessFigures> freshness) {
 
     public WorkloadOutcome {
         steady = Map.copyOf(steady);
@@ -78,12 +86,15 @@ public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, 
     }
 
     private Optional<Double> steadyRatio(ContenderFigures other) {
-        return steady(ingest).flatMap(mine -> steady(other).map(theirs -> mine.megabytesPerSecond() / theirs.megabytesPerSecond()));
+        return steady(ingest)
+                .flatMap(mine -> steady(other).map(theirs -> mine.megabytesPerSecond() / theirs.megabytesPerSecond()));
     }
 
     /** Freshness at {@link #FRESHNESS_RESULT_INTERVAL}, if it was measured there. */
     public Optional<FreshnessFigures> freshnessForResult() {
-        return freshness.stream().filter(f -> f.interval().equals(FRESHNESS_RESULT_INTERVAL)).findFirst();
+        return freshness.stream()
+                .filter(f -> f.interval().equals(FRESHNESS_RESULT_INTERVAL))
+                .findFirst();
     }
 
     /**
@@ -94,24 +105,47 @@ public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, 
         List<String> problems = new ArrayList<>();
         for (ContenderFigures contender : contenders()) {
             if (contender.records() != records) {
-                problems.add(String.format(Locale.ROOT, "%s: %s read %,d records, the topic holds %,d",
-                        workload.label(), contender.contender(), contender.records(), records));
+                problems.add(String.format(
+                        Locale.ROOT,
+                        "%s: %s read %,d records, the topic holds %,d",
+                        workload.label(),
+                        contender.contender(),
+                        contender.records(),
+                        records));
             }
         }
         if (read.verified() != read.blobs()) {
-            problems.add(String.format(Locale.ROOT, "%s: the read side verified %,d of %,d blobs",
-                    workload.label(), read.verified(), read.blobs()));
+            problems.add(String.format(
+                    Locale.ROOT,
+                    "%s: the read side verified %,d of %,d blobs",
+                    workload.label(),
+                    read.verified(),
+                    read.blobs()));
         }
-        s3Read.filter(s3 -> s3.verified() != s3.blobs()).ifPresent(s3 -> problems.add(String.format(Locale.ROOT,
-                "%s: the S3 read side verified %,d of %,d blobs", workload.label(), s3.verified(), s3.blobs())));
+        s3Read.filter(s3 -> s3.verified() != s3.blobs())
+                .ifPresent(s3 -> problems.add(String.format(
+                        Locale.ROOT,
+                        "%s: the S3 read side verified %,d of %,d blobs",
+                        workload.label(),
+                        s3.verified(),
+                        s3.blobs())));
         return problems;
     }
 
-    /** {@code RESULT workload=mixed ingest_vs_consume=0.xx ingest_vs_filesink=x.xx read_vs_raw=x.xx read_requests_ratio=xx} */
+    /**
+     * {@code RESULT workload=mixed ingest_vs_consume=0.xx ingest_vs_filesink=x.xx read_vs_raw=x.xx
+     * read_requests_ratio=xx}
+     */
     public String resultLine() {
-        return String.format(Locale.ROOT,
-                "RESULT workload=%s ingest_vs_consume=%.2f ingest_vs_filesink=%.2f read_vs_raw=%.2f read_requests_ratio=%.0f",
-                workload.label(), ingestVsConsume(), ingestVsFilesink(), read.batchVsRaw(), read.requestsSingleVsBatch());
+        return String.format(
+                Locale.ROOT,
+                "RESULT workload=%s ingest_vs_consume=%.2f ingest_vs_filesink=%.2f read_vs_raw=%.2f"
+                        + " read_requests_ratio=%.0f",
+                workload.label(),
+                ingestVsConsume(),
+                ingestVsFilesink(),
+                read.batchVsRaw(),
+                read.requestsSingleVsBatch());
     }
 
     /**
@@ -120,10 +154,13 @@ public record WorkloadOutcome(BenchWorkload workload, long records, long bytes, 
      * measure is {@value #NOT_MEASURED}.
      */
     public String streamingResultLine() {
-        return String.format(Locale.ROOT,
+        return String.format(
+                Locale.ROOT,
                 "RESULT workload=%s steady_vs_filesink=%s steady_vs_consume=%s freshness_p99_over_interval=%s"
                         + " s3_batch_speedup=%s s3_vs_ideal=%s s3_vs_lance_style=%s",
-                workload.label(), format(steadyVsFilesink(), "%.2f"), format(steadyVsConsume(), "%.2f"),
+                workload.label(),
+                format(steadyVsFilesink(), "%.2f"),
+                format(steadyVsConsume(), "%.2f"),
                 format(freshnessForResult().map(FreshnessFigures::p99OverInterval), "%.2f"),
                 format(s3Read.map(S3ReadFigures::batchSpeedup), "%.0f"),
                 format(s3Read.map(S3ReadFigures::batchVsIdeal), "%.2f"),

@@ -33,6 +33,7 @@ public class RangeCoalescingBenchmark extends ShortRunDefaults {
     private static final int ENTRIES_PER_PACK = 4096;
     /** Entries of 1 to 16 KiB, about 34 MiB per pack: holes around the 8 KiB limit, spans past 16 MiB. */
     private static final int MIN_ENTRY_SIZE = 1024;
+
     private static final int MAX_ENTRY_SIZE = 16 * 1024;
 
     /**

@@ -9,15 +9,21 @@ import org.junit.jupiter.api.Test;
 class FreshnessFiguresTest {
 
     static FreshnessFigures figures(Duration interval, long p99Millis) {
-        return new FreshnessFigures(interval, 40_000_000, 12_345, Duration.ofMillis(p99Millis / 2),
-                Duration.ofMillis(p99Millis), Duration.ofMillis(p99Millis + 300));
+        return new FreshnessFigures(
+                interval,
+                40_000_000,
+                12_345,
+                Duration.ofMillis(p99Millis / 2),
+                Duration.ofMillis(p99Millis),
+                Duration.ofMillis(p99Millis + 300));
     }
 
     @Test
     void theFiguresTheFreshnessRunReportsOnItsResultLineAreTheFiguresTheBenchPrints() {
         FreshnessFigures figures = figures(Duration.ofSeconds(2), 2_900);
 
-        FreshnessFigures reported = FreshnessFigures.fromLine(KeyValueLine.parse(figures.toLine().toString()));
+        FreshnessFigures reported =
+                FreshnessFigures.fromLine(KeyValueLine.parse(figures.toLine().toString()));
 
         assertThat(reported).isEqualTo(figures);
     }

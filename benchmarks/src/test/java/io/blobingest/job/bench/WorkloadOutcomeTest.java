@@ -21,51 +21,82 @@ class WorkloadOutcomeTest {
         assertThat(outcome.blobsPerSecond(outcome.ingest())).isEqualTo(200.0);
         assertThat(outcome.ingestVsConsume()).isEqualTo(0.8);
         assertThat(outcome.ingestVsFilesink()).isEqualTo(2.0);
-        assertThat(outcome.resultLine()).isEqualTo(
-                "RESULT workload=small ingest_vs_consume=0.80 ingest_vs_filesink=2.00 read_vs_raw=1.10 read_requests_ratio=25");
+        assertThat(outcome.resultLine())
+                .isEqualTo("RESULT workload=small ingest_vs_consume=0.80 ingest_vs_filesink=2.00 read_vs_raw=1.10"
+                        + " read_requests_ratio=25");
         assertThat(outcome.problems()).isEmpty();
     }
 
     @Test
     void theStreamingResultLineCarriesTheS3RatiosAndSaysWhatWasNotMeasured() {
         WorkloadOutcome withoutS3 = outcome(RECORDS, read(10_000, 10_000));
-        WorkloadOutcome withS3 = new WorkloadOutcome(withoutS3.workload(), RECORDS, BYTES, withoutS3.consume(),
-                withoutS3.filesink(), withoutS3.ingest(), withoutS3.read(), Optional.of(S3ReadFiguresTest.figures(10_000)), Map.of(), List.of());
+        WorkloadOutcome withS3 = new WorkloadOutcome(
+                withoutS3.workload(),
+                RECORDS,
+                BYTES,
+                withoutS3.consume(),
+                withoutS3.filesink(),
+                withoutS3.ingest(),
+                withoutS3.read(),
+                Optional.of(S3ReadFiguresTest.figures(10_000)),
+                Map.of(),
+                List.of());
 
-        assertThat(withoutS3.streamingResultLine()).isEqualTo("RESULT workload=small steady_vs_filesink=n/a"
-                + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=n/a s3_vs_ideal=n/a"
-                + " s3_vs_lance_style=n/a");
-        assertThat(withS3.streamingResultLine()).isEqualTo("RESULT workload=small steady_vs_filesink=n/a"
-                + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=40 s3_vs_ideal=1.25"
-                + " s3_vs_lance_style=0.80");
+        assertThat(withoutS3.streamingResultLine())
+                .isEqualTo("RESULT workload=small steady_vs_filesink=n/a"
+                        + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=n/a s3_vs_ideal=n/a"
+                        + " s3_vs_lance_style=n/a");
+        assertThat(withS3.streamingResultLine())
+                .isEqualTo("RESULT workload=small steady_vs_filesink=n/a"
+                        + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=40 s3_vs_ideal=1.25"
+                        + " s3_vs_lance_style=0.80");
         assertThat(withS3.problems()).isEmpty();
     }
 
     @Test
     void theStreamingResultLineCarriesSteadyRatiosAndTheP99OverTheTwoSecondInterval() {
         WorkloadOutcome plain = outcome(RECORDS, read(10_000, 10_000));
-        WorkloadOutcome outcome = new WorkloadOutcome(plain.workload(), RECORDS, BYTES, plain.consume(), plain.filesink(),
-                plain.ingest(), plain.read(), Optional.of(S3ReadFiguresTest.figures(10_000)),
+        WorkloadOutcome outcome = new WorkloadOutcome(
+                plain.workload(),
+                RECORDS,
+                BYTES,
+                plain.consume(),
+                plain.filesink(),
+                plain.ingest(),
+                plain.read(),
+                Optional.of(S3ReadFiguresTest.figures(10_000)),
                 Map.of("consume", steady(200), "filesink", steady(80), "blob-ingest", steady(100)),
-                List.of(FreshnessFiguresTest.figures(Duration.ofSeconds(1), 2_100),
+                List.of(
+                        FreshnessFiguresTest.figures(Duration.ofSeconds(1), 2_100),
                         FreshnessFiguresTest.figures(Duration.ofSeconds(2), 2_900),
                         FreshnessFiguresTest.figures(Duration.ofSeconds(10), 11_000)));
 
-        assertThat(outcome.streamingResultLine()).isEqualTo("RESULT workload=small steady_vs_filesink=1.25"
-                + " steady_vs_consume=0.50 freshness_p99_over_interval=1.45 s3_batch_speedup=40 s3_vs_ideal=1.25"
-                + " s3_vs_lance_style=0.80");
+        assertThat(outcome.streamingResultLine())
+                .isEqualTo("RESULT workload=small steady_vs_filesink=1.25"
+                        + " steady_vs_consume=0.50 freshness_p99_over_interval=1.45 s3_batch_speedup=40"
+                        + " s3_vs_ideal=1.25"
+                        + " s3_vs_lance_style=0.80");
     }
 
     @Test
     void aSteadyRatioNeedsBothContendersSteadyPhases() {
         WorkloadOutcome plain = outcome(RECORDS, read(10_000, 10_000));
-        WorkloadOutcome outcome = new WorkloadOutcome(plain.workload(), RECORDS, BYTES, plain.consume(), plain.filesink(),
-                plain.ingest(), plain.read(), Optional.empty(), Map.of("filesink", steady(80), "blob-ingest", steady(100)),
+        WorkloadOutcome outcome = new WorkloadOutcome(
+                plain.workload(),
+                RECORDS,
+                BYTES,
+                plain.consume(),
+                plain.filesink(),
+                plain.ingest(),
+                plain.read(),
+                Optional.empty(),
+                Map.of("filesink", steady(80), "blob-ingest", steady(100)),
                 List.of(FreshnessFiguresTest.figures(Duration.ofSeconds(1), 2_100)));
 
-        assertThat(outcome.streamingResultLine()).isEqualTo("RESULT workload=small steady_vs_filesink=1.25"
-                + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=n/a s3_vs_ideal=n/a"
-                + " s3_vs_lance_style=n/a");
+        assertThat(outcome.streamingResultLine())
+                .isEqualTo("RESULT workload=small steady_vs_filesink=1.25"
+                        + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=n/a s3_vs_ideal=n/a"
+                        + " s3_vs_lance_style=n/a");
     }
 
     /** A steady phase of 1 s at {@code megabytesPerSecond}. */
@@ -76,8 +107,17 @@ class WorkloadOutcomeTest {
     @Test
     void anUnverifiedBlobOverS3IsAProblem() {
         WorkloadOutcome outcome = outcome(RECORDS, read(10_000, 10_000));
-        WorkloadOutcome withS3 = new WorkloadOutcome(outcome.workload(), RECORDS, BYTES, outcome.consume(),
-                outcome.filesink(), outcome.ingest(), outcome.read(), Optional.of(S3ReadFiguresTest.figures(9_999)), Map.of(), List.of());
+        WorkloadOutcome withS3 = new WorkloadOutcome(
+                outcome.workload(),
+                RECORDS,
+                BYTES,
+                outcome.consume(),
+                outcome.filesink(),
+                outcome.ingest(),
+                outcome.read(),
+                Optional.of(S3ReadFiguresTest.figures(9_999)),
+                Map.of(),
+                List.of());
 
         assertThat(withS3.problems()).containsExactly("small: the S3 read side verified 9,999 of 10,000 blobs");
     }
@@ -86,26 +126,40 @@ class WorkloadOutcomeTest {
     void aContenderThatMissedRecordsOrAnUnverifiedBlobIsAProblem() {
         WorkloadOutcome outcome = outcome(RECORDS - 1, read(10_000, 9_999));
 
-        assertThat(outcome.problems()).containsExactly(
-                "small: blob-ingest read 999 records, the topic holds 1,000",
-                "small: the read side verified 9,999 of 10,000 blobs");
+        assertThat(outcome.problems())
+                .containsExactly(
+                        "small: blob-ingest read 999 records, the topic holds 1,000",
+                        "small: the read side verified 9,999 of 10,000 blobs");
     }
 
     private static WorkloadOutcome outcome(long ingestRecords, ReadFigures read) {
-        return new WorkloadOutcome(BenchWorkload.SMALL, RECORDS, BYTES,
-                contender("consume", RECORDS, 4), contender("filesink", RECORDS, 10),
-                contender("blob-ingest", ingestRecords, 5), read, Optional.empty(), Map.of(), List.of());
+        return new WorkloadOutcome(
+                BenchWorkload.SMALL,
+                RECORDS,
+                BYTES,
+                contender("consume", RECORDS, 4),
+                contender("filesink", RECORDS, 10),
+                contender("blob-ingest", ingestRecords, 5),
+                read,
+                Optional.empty(),
+                Map.of(),
+                List.of());
     }
 
     private static ContenderFigures contender(String name, long records, long seconds) {
-        return new ContenderFigures(name, records, BYTES, Duration.ofSeconds(seconds), Duration.ofSeconds(3), 300L << 20);
+        return new ContenderFigures(
+                name, records, BYTES, Duration.ofSeconds(seconds), Duration.ofSeconds(3), 300L << 20);
     }
 
     private static ReadFigures read(long blobs, long verified) {
-        return new ReadFigures(blobs, 30_000, 340_000_000,
+        return new ReadFigures(
+                blobs,
+                30_000,
+                340_000_000,
                 new ReadFigures.Way(Duration.ofMillis(110), 400),
                 new ReadFigures.Way(Duration.ofMillis(300), 10_000),
-                new ReadFigures.Way(Duration.ofMillis(100), 10_000), verified,
+                new ReadFigures.Way(Duration.ofMillis(100), 10_000),
+                verified,
                 List.of(new ReadFigures.HoleLimitWay(65_536, new ReadFigures.Way(Duration.ofMillis(120), 300))));
     }
 }

@@ -17,30 +17,52 @@ class BenchCommandITCase {
 
     private static final int SAMPLE = 50;
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     /** Profiled too: the profiler costs this tiny run a little CPU and no second run. */
     @Test
     void tinySmallWorkloadReportsEveryContenderAResultLineAndWhereTheirCpuWent() {
-        CliRun run = CliRun.of(BenchCli.commandLine(), "bench", "--workload", "small", "--bytes", "3mb", "--read-sample", Integer.toString(SAMPLE),
-                "--checkpoint-interval", "1s", "--output", dir.resolve("bench").toString(), "--profile",
-                "--s3", "--s3-latency", "5ms", "--s3-bandwidth", "200mb");
+        CliRun run = CliRun.of(
+                BenchCli.commandLine(),
+                "bench",
+                "--workload",
+                "small",
+                "--bytes",
+                "3mb",
+                "--read-sample",
+                Integer.toString(SAMPLE),
+                "--checkpoint-interval",
+                "1s",
+                "--output",
+                dir.resolve("bench").toString(),
+                "--profile",
+                "--s3",
+                "--s3-latency",
+                "5ms",
+                "--s3-bandwidth",
+                "200mb");
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         List<String> lines = run.out().lines().toList();
-        assertThat(lines.get(lines.size() - 1)).matches(
-                "RESULT workload=small steady_vs_filesink=(n/a|\\d+\\.\\d\\d) steady_vs_consume=(n/a|\\d+\\.\\d\\d)"
-                        + " freshness_p99_over_interval=n/a s3_batch_speedup=\\d+ s3_vs_ideal=\\d+\\.\\d\\d s3_vs_lance_style=\\d+\\.\\d\\d");
-        assertThat(lines.get(lines.size() - 2)).matches(
-                "RESULT workload=small ingest_vs_consume=\\d+\\.\\d\\d ingest_vs_filesink=\\d+\\.\\d\\d"
+        assertThat(lines.get(lines.size() - 1))
+                .matches("RESULT workload=small steady_vs_filesink=(n/a|\\d+\\.\\d\\d)"
+                        + " steady_vs_consume=(n/a|\\d+\\.\\d\\d)"
+                        + " freshness_p99_over_interval=n/a s3_batch_speedup=\\d+ s3_vs_ideal=\\d+\\.\\d\\d"
+                        + " s3_vs_lance_style=\\d+\\.\\d\\d");
+        assertThat(lines.get(lines.size() - 2))
+                .matches("RESULT workload=small ingest_vs_consume=\\d+\\.\\d\\d ingest_vs_filesink=\\d+\\.\\d\\d"
                         + " read_vs_raw=\\d+\\.\\d\\d read_requests_ratio=\\d+");
         assertThat(run.out()).doesNotContain("FAILED");
 
         String records = group(run.out(), "workload small: ([\\d,]+) records");
         for (String contender : List.of("consume", "filesink", "blob-ingest")) {
-            assertThat(group(run.out(), "\n" + contender + " +([\\d,]+) ")).as(contender).isEqualTo(records);
+            assertThat(group(run.out(), "\n" + contender + " +([\\d,]+) "))
+                    .as(contender)
+                    .isEqualTo(records);
         }
-        assertThat(run.out()).contains("read side: " + SAMPLE + " random Packed descriptors of " + records)
+        assertThat(run.out())
+                .contains("read side: " + SAMPLE + " random Packed descriptors of " + records)
                 .contains(SAMPLE + " verified by crc32c")
                 .contains("read side over s3://")
                 .contains("the same " + SAMPLE + " descriptors")
@@ -50,9 +72,13 @@ class BenchCommandITCase {
 
         for (String contender : List.of("consume", "filesink", "blob-ingest", "read-side", "read-side-s3")) {
             // async-profiler ships for linux-x64 only; elsewhere the bench says so and runs unprofiled.
-            assertThat(run.out()).as(contender).containsPattern("\n" + contender
-                    + ": ([\\d,]+ samples of event (cpu|itimer)|not profiled, async-profiler cannot load)");
-            assertThat(dir.resolve("bench/small/jvms/" + contender + ".profile.txt")).as(contender).exists();
+            assertThat(run.out())
+                    .as(contender)
+                    .containsPattern("\n" + contender
+                            + ": ([\\d,]+ samples of event (cpu|itimer)|not profiled, async-profiler cannot load)");
+            assertThat(dir.resolve("bench/small/jvms/" + contender + ".profile.txt"))
+                    .as(contender)
+                    .exists();
         }
     }
 

@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
         subcommands = {BlobCommand.Cat.class})
 final class BlobCommand implements Runnable {
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public void run() {
@@ -42,14 +43,19 @@ final class BlobCommand implements Runnable {
                     + " entry references into a Raw Pack; others are legacy byte offsets.")
     static final class Cat implements Callable<Integer> {
 
-        @Spec CommandSpec spec;
+        @Spec
+        CommandSpec spec;
 
-        @Option(names = "--kind", defaultValue = "packed",
+        @Option(
+                names = "--kind",
+                defaultValue = "packed",
                 description = "packed, dedicated or external (default: ${DEFAULT-VALUE}).")
         String kind;
 
-        @Option(names = "--base", description = "Base directory or URI of the blob sets, e.g. s3://bucket/prefix"
-                + " (packed, dedicated).")
+        @Option(
+                names = "--base",
+                description =
+                        "Base directory or URI of the blob sets, e.g. s3://bucket/prefix" + " (packed, dedicated).")
         String base;
 
         @Option(names = "--set", description = "The blob set (packed, dedicated).")
@@ -58,20 +64,27 @@ final class BlobCommand implements Runnable {
         @Option(names = "--id", description = "The sidecar id, blob_id (packed, dedicated).")
         Long blobId;
 
-        @Option(names = "--position", defaultValue = "0",
+        @Option(
+                names = "--position",
+                defaultValue = "0",
                 description = "The descriptor's position, unsigned decimal (default: ${DEFAULT-VALUE}).")
         String position;
 
-        @Option(names = "--size", description = "The descriptor's size in bytes (external: 0 with position 0 = whole object).")
+        @Option(
+                names = "--size",
+                description = "The descriptor's size in bytes (external: 0 with position 0 = whole object).")
         Long size;
 
         @Option(names = "--uri", description = "The External blob's absolute URI (file:, s3:).")
         String uri;
 
-        @Option(names = {"-o", "--output"}, description = "Write to this file instead of stdout.")
+        @Option(
+                names = {"-o", "--output"},
+                description = "Write to this file instead of stdout.")
         Path output;
 
-        @Mixin StorageOptions storageOptions;
+        @Mixin
+        StorageOptions storageOptions;
 
         @Override
         public Integer call() throws IOException {
@@ -117,7 +130,8 @@ final class BlobCommand implements Runnable {
                     require(uri != null, "--kind external needs --uri");
                     return BlobDescriptor.external(uri, parsedPosition, size == null ? 0 : size);
                 }
-                require(base != null && blobSet != null && blobId != null && size != null,
+                require(
+                        base != null && blobSet != null && blobId != null && size != null,
                         "--kind " + kind + " needs --base, --set, --id and --size");
                 return blobKind == BlobKind.PACKED
                         ? BlobDescriptor.packed(parsedPosition, size, blobId)

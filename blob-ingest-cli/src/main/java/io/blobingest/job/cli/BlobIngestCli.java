@@ -15,15 +15,23 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = JobCli.Version.class,
         description = "Exactly-once blob ingest from Kafka into Lance Blob v2 objects.",
-        subcommands = {DemoCommand.class, RunCommand.class, BackfillCommand.class, DescriptorsCommand.class, PackCommand.class, BlobCommand.class,
-                GcCommand.class})
+        subcommands = {
+            DemoCommand.class,
+            RunCommand.class,
+            BackfillCommand.class,
+            DescriptorsCommand.class,
+            PackCommand.class,
+            BlobCommand.class,
+            GcCommand.class
+        })
 public final class BlobIngestCli implements Runnable {
 
     public static final int EXIT_OK = JobCli.EXIT_OK;
     public static final int EXIT_FAULT = JobCli.EXIT_FAULT;
     public static final int EXIT_USAGE = JobCli.EXIT_USAGE;
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public void run() {

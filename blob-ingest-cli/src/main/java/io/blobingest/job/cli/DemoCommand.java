@@ -72,27 +72,36 @@ public final class DemoCommand implements Callable<Integer> {
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration SETTLE_POLL = Duration.ofMillis(100);
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Option(names = "--base", defaultValue = "demo-output",
+    @Option(
+            names = "--base",
+            defaultValue = "demo-output",
             description = "Directory for the blob sets, manifests and External files; emptied first if an earlier"
                     + " demo made it (default: ${DEFAULT-VALUE}).")
     Path base;
 
-    @Option(names = "--blobs", defaultValue = "2000",
+    @Option(
+            names = "--blobs",
+            defaultValue = "2000",
             description = "Records to produce, at least " + DemoWorkload.MIN_COUNT + " (default: ${DEFAULT-VALUE}).")
     int blobs;
 
-    @Option(names = "--seed", defaultValue = "42",
+    @Option(
+            names = "--seed",
+            defaultValue = "42",
             description = "Seed of the workload; the same seed produces the same bytes (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--keep-running",
+    @Option(
+            names = "--keep-running",
             description = "After the check, leave Kafka and the (unbounded) job running for kcat and"
                     + " 'descriptors tail'; Ctrl-C stops both.")
     boolean keepRunning;
 
-    @Option(names = "--lance",
+    @Option(
+            names = "--lance",
             description = "Also write the descriptors as a Lance dataset (sink.lance.dataset-uri, under --base in"
                     + " _lance/demo.lance) and read every blob back with Lance's takeBlobs.")
     boolean lance;
@@ -105,8 +114,8 @@ public final class DemoCommand implements Callable<Integer> {
         out = spec.commandLine().getOut();
         err = spec.commandLine().getErr();
         if (blobs < DemoWorkload.MIN_COUNT) {
-            throw new ParameterException(spec.commandLine(),
-                    "--blobs must be at least " + DemoWorkload.MIN_COUNT + ", found " + blobs);
+            throw new ParameterException(
+                    spec.commandLine(), "--blobs must be at least " + DemoWorkload.MIN_COUNT + ", found " + blobs);
         }
         long started = System.nanoTime();
         DemoDirectory directory;
@@ -138,13 +147,15 @@ public final class DemoCommand implements Callable<Integer> {
         broker.createTopic(INPUT_TOPIC, PARTITIONS);
         broker.createTopic(DESCRIPTOR_TOPIC, 1);
         broker.createTopic(DEAD_LETTER_TOPIC, 1);
-        err.printf("Kafka at %s: topics %s (%d partitions), %s, %s%n",
+        err.printf(
+                "Kafka at %s: topics %s (%d partitions), %s, %s%n",
                 bootstrap, INPUT_TOPIC, PARTITIONS, DESCRIPTOR_TOPIC, DEAD_LETTER_TOPIC);
         int files = ExternalFiles.write(workload);
         err.printf("wrote %d External files to %s%n", files, directory.externalDirectory());
         produce(workload, bootstrap);
 
-        RunBaseline baseline = RunBaseline.take(new org.apache.flink.core.fs.Path(directory.base().toUri()));
+        RunBaseline baseline = RunBaseline.take(
+                new org.apache.flink.core.fs.Path(directory.base().toUri()));
         StringWriter runOutput = new StringWriter();
         long jobStarted = System.nanoTime();
         CompletableFuture<Integer> job = startJob(runArguments(bootstrap, directory, workload), runOutput);
@@ -156,8 +167,8 @@ public final class DemoCommand implements Callable<Integer> {
             return BlobIngestCli.EXIT_FAULT;
         }
         if (keepRunning) {
-            out.print(RunSummary.of(baseline, jobTime,
-                    PACK_TARGET_SIZE.getBytes(), deadLetterCounts(bootstrap)).format());
+            out.print(RunSummary.of(baseline, jobTime, PACK_TARGET_SIZE.getBytes(), deadLetterCounts(bootstrap))
+                    .format());
         }
 
         err.println("reading every descriptor back through the Object Layer ...");
@@ -166,8 +177,11 @@ public final class DemoCommand implements Callable<Integer> {
                 .verify(DESCRIPTOR_TOPIC, DEAD_LETTER_TOPIC, READ_BACK_TIMEOUT);
         printVerification(verification);
         boolean lanceMatched = !lance || checkLance(workload, directory);
-        out.printf(Locale.ROOT, "elapsed %.1f s (job %.1f s, read-back %.1f s)%n",
-                seconds(System.nanoTime() - started), jobTime.toMillis() / 1000.0,
+        out.printf(
+                Locale.ROOT,
+                "elapsed %.1f s (job %.1f s, read-back %.1f s)%n",
+                seconds(System.nanoTime() - started),
+                jobTime.toMillis() / 1000.0,
                 seconds(System.nanoTime() - verifyStarted));
         out.flush();
         if (keepRunning) {
@@ -178,61 +192,104 @@ public final class DemoCommand implements Callable<Integer> {
 
     private boolean checkLance(DemoWorkload workload, DemoDirectory directory) throws IOException {
         err.println("reading every blob back through Lance's takeBlobs ...");
-        LanceReadBack readBack = LanceReadBack.check(workload, directory.lanceDataset().toString());
-        out.printf(Locale.ROOT, "Lance dataset %s: %,d rows, %,d blobs read back by Lance's takeBlobs and matched%n",
-                directory.lanceDataset(), readBack.rows(), readBack.blobsMatched());
+        LanceReadBack readBack =
+                LanceReadBack.check(workload, directory.lanceDataset().toString());
+        out.printf(
+                Locale.ROOT,
+                "Lance dataset %s: %,d rows, %,d blobs read back by Lance's takeBlobs and matched%n",
+                directory.lanceDataset(),
+                readBack.rows(),
+                readBack.blobsMatched());
         for (String problem : readBack.problems()) {
             out.println("  " + problem);
         }
         if (readBack.problemCount() > readBack.problems().size()) {
-            out.printf("... and %d more problems%n", readBack.problemCount() - readBack.problems().size());
+            out.printf(
+                    "... and %d more problems%n",
+                    readBack.problemCount() - readBack.problems().size());
         }
-        out.println(readBack.everyBlobMatched()
-                ? "OK: Lance reads every blob back"
-                : "FAILED: Lance does not read every blob back");
+        out.println(
+                readBack.everyBlobMatched()
+                        ? "OK: Lance reads every blob back"
+                        : "FAILED: Lance does not read every blob back");
         return readBack.everyBlobMatched();
     }
 
     private void printPlan(DemoWorkload workload, DemoDirectory directory) {
-        out.printf(Locale.ROOT, "blob-ingest demo: %,d records (seed %d, %.1f MiB in record values) into %s%n",
-                workload.count(), workload.seed(), workload.inputBytes() / (1024.0 * 1024.0), directory.base());
+        out.printf(
+                Locale.ROOT,
+                "blob-ingest demo: %,d records (seed %d, %.1f MiB in record values) into %s%n",
+                workload.count(),
+                workload.seed(),
+                workload.inputBytes() / (1024.0 * 1024.0),
+                directory.base());
         Map<DemoRecordKind, Integer> counts = workload.countsByKind();
         for (DemoRecordKind kind : DemoRecordKind.values()) {
-            out.printf(Locale.ROOT, "  %,7d  %-19s %-11s %s%n",
-                    counts.getOrDefault(kind, 0), kind.label(), kind.sizes(), kind.expectedOutcome());
+            out.printf(
+                    Locale.ROOT,
+                    "  %,7d  %-19s %-11s %s%n",
+                    counts.getOrDefault(kind, 0),
+                    kind.label(),
+                    kind.sizes(),
+                    kind.expectedOutcome());
         }
-        out.printf("External files: %s (external.allowed-prefixes); placement: Inline up to %s, Dedicated above"
+        out.printf(
+                "External files: %s (external.allowed-prefixes); placement: Inline up to %s, Dedicated above"
                         + " %s; Raw Packs up to %s%n",
-                workload.externalPrefix(), DemoWorkload.INLINE_MAX_SIZE,
-                IngestJobOptions.DEDICATED_THRESHOLD.defaultValue(), PACK_TARGET_SIZE);
+                workload.externalPrefix(),
+                DemoWorkload.INLINE_MAX_SIZE,
+                IngestJobOptions.DEDICATED_THRESHOLD.defaultValue(),
+                PACK_TARGET_SIZE);
         out.flush();
     }
 
     private void produce(DemoWorkload workload, String bootstrap) throws ExecutionException, InterruptedException {
         ProgressLine line = new ProgressLine(err, System.console() != null);
         long started = System.nanoTime();
-        new DemoProducer(bootstrap).produce(workload, INPUT_TOPIC, PARTITIONS,
-                acknowledged -> line.show(String.format(Locale.ROOT, "producing: %,d of %,d records acknowledged",
-                        acknowledged, workload.count())));
-        line.finish(String.format(Locale.ROOT, "produced %,d records to %s in %.1f s",
-                workload.count(), INPUT_TOPIC, seconds(System.nanoTime() - started)));
+        new DemoProducer(bootstrap)
+                .produce(
+                        workload,
+                        INPUT_TOPIC,
+                        PARTITIONS,
+                        acknowledged -> line.show(String.format(
+                                Locale.ROOT,
+                                "producing: %,d of %,d records acknowledged",
+                                acknowledged,
+                                workload.count())));
+        line.finish(String.format(
+                Locale.ROOT,
+                "produced %,d records to %s in %.1f s",
+                workload.count(),
+                INPUT_TOPIC,
+                seconds(System.nanoTime() - started)));
     }
 
     /** The {@code run} command line the demo runs: the same code path as a user's {@code run}. */
     private List<String> runArguments(String bootstrap, DemoDirectory directory, DemoWorkload workload) {
         List<String> args = new ArrayList<>(List.of(
                 "run",
-                "--bootstrap-servers", bootstrap,
-                "--input-topic", INPUT_TOPIC,
-                "--descriptor-topic", DESCRIPTOR_TOPIC,
-                "--dlq-topic", DEAD_LETTER_TOPIC,
-                "--base", directory.base().toString(),
-                "--parallelism", Integer.toString(PARTITIONS),
-                "--checkpoint-interval", CHECKPOINT_INTERVAL,
-                "-D", IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES.key() + "=" + workload.externalPrefix(),
-                "-D", IngestJobOptions.INLINE_MAX_SIZE.key() + "=" + DemoWorkload.INLINE_MAX_SIZE,
-                "-D", RawPackSinkOptions.PACK_TARGET_SIZE.key() + "=" + PACK_TARGET_SIZE.toString(),
-                "-D", RawPackSinkOptions.CREATED_BY.key() + "=blob-ingest demo"));
+                "--bootstrap-servers",
+                bootstrap,
+                "--input-topic",
+                INPUT_TOPIC,
+                "--descriptor-topic",
+                DESCRIPTOR_TOPIC,
+                "--dlq-topic",
+                DEAD_LETTER_TOPIC,
+                "--base",
+                directory.base().toString(),
+                "--parallelism",
+                Integer.toString(PARTITIONS),
+                "--checkpoint-interval",
+                CHECKPOINT_INTERVAL,
+                "-D",
+                IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES.key() + "=" + workload.externalPrefix(),
+                "-D",
+                IngestJobOptions.INLINE_MAX_SIZE.key() + "=" + DemoWorkload.INLINE_MAX_SIZE,
+                "-D",
+                RawPackSinkOptions.PACK_TARGET_SIZE.key() + "=" + PACK_TARGET_SIZE.toString(),
+                "-D",
+                RawPackSinkOptions.CREATED_BY.key() + "=blob-ingest demo"));
         if (!keepRunning) {
             args.add("--bounded");
         } else {
@@ -246,17 +303,20 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private CompletableFuture<Integer> startJob(List<String> args, StringWriter runOutput) {
-        err.printf("running the ingest job: Flink MiniCluster, parallelism %d, checkpoint every %s, %s%n",
+        err.printf(
+                "running the ingest job: Flink MiniCluster, parallelism %d, checkpoint every %s, %s%n",
                 PARTITIONS, CHECKPOINT_INTERVAL, keepRunning ? "unbounded" : "bounded");
         PrintWriter runWriter = new PrintWriter(runOutput, true);
         CompletableFuture<Integer> job = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                job.complete(BlobIngestCli.execute(args.toArray(String[]::new), runWriter, err));
-            } catch (Throwable t) {
-                job.completeExceptionally(t);
-            }
-        }, "demo-ingest-job");
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        job.complete(BlobIngestCli.execute(args.toArray(String[]::new), runWriter, err));
+                    } catch (Throwable t) {
+                        job.completeExceptionally(t);
+                    }
+                },
+                "demo-ingest-job");
         thread.setDaemon(true);
         thread.start();
         return job;
@@ -268,15 +328,17 @@ public final class DemoCommand implements Callable<Integer> {
      *
      * @return true if the job ended
      */
-    private boolean awaitCommitted(CompletableFuture<Integer> job, RunBaseline baseline, String bootstrap,
-            int expected, long jobStarted) throws IOException, InterruptedException {
+    private boolean awaitCommitted(
+            CompletableFuture<Integer> job, RunBaseline baseline, String bootstrap, int expected, long jobStarted)
+            throws IOException, InterruptedException {
         ProgressLine line = new ProgressLine(err, System.console() != null);
         try (CommittedTopic deadLetters = new CommittedTopic(bootstrap, DEAD_LETTER_TOPIC)) {
             CommittedProgress progress = new CommittedProgress(baseline, deadLetters);
             while (true) {
                 boolean ended = awaitEnd(job, PROGRESS_INTERVAL);
                 CommittedProgress.Totals totals = ended ? settledTotals(progress, expected) : progress.refresh();
-                String text = ProgressLine.jobProgress(totals, expected, Duration.ofNanos(System.nanoTime() - jobStarted));
+                String text =
+                        ProgressLine.jobProgress(totals, expected, Duration.ofNanos(System.nanoTime() - jobStarted));
                 if (ended || (keepRunning && totals.records() >= expected)) {
                     line.finish(text);
                     return ended;
@@ -324,7 +386,8 @@ public final class DemoCommand implements Callable<Integer> {
         try (CommittedTopic topic = new CommittedTopic(bootstrap, DEAD_LETTER_TOPIC)) {
             for (ConsumerRecord<byte[], byte[]> record : topic.readToEnd(Duration.ofSeconds(30))) {
                 Header error = record.headers().lastHeader(BlobHeaders.ERROR);
-                DeadLetterCode code = error == null ? null : codes.get(new String(error.value(), StandardCharsets.UTF_8));
+                DeadLetterCode code =
+                        error == null ? null : codes.get(new String(error.value(), StandardCharsets.UTF_8));
                 if (code != null) {
                     counts.merge(code, 1L, Long::sum);
                 }
@@ -334,22 +397,38 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private void printVerification(Verification verification) {
-        out.printf(Locale.ROOT, "read back %,d descriptors from %s through the Object Layer (%d readAll batches):"
+        out.printf(
+                Locale.ROOT,
+                "read back %,d descriptors from %s through the Object Layer (%d readAll batches):"
                         + " %,d byte-exact with the expected kind, key, headers and crc32c%n",
-                verification.descriptors(), DESCRIPTOR_TOPIC, verification.batches(), verification.blobsMatched());
-        out.printf(Locale.ROOT, "dead letters on %s: %,d, %,d of them with the code their record had to get%n",
-                DEAD_LETTER_TOPIC, verification.deadLetters(), verification.deadLettersMatched());
-        out.printf(Locale.ROOT, "ingest-mode External records: %,d fetched, placed and read back%n",
+                verification.descriptors(),
+                DESCRIPTOR_TOPIC,
+                verification.batches(),
+                verification.blobsMatched());
+        out.printf(
+                Locale.ROOT,
+                "dead letters on %s: %,d, %,d of them with the code their record had to get%n",
+                DEAD_LETTER_TOPIC,
+                verification.deadLetters(),
+                verification.deadLettersMatched());
+        out.printf(
+                Locale.ROOT,
+                "ingest-mode External records: %,d fetched, placed and read back%n",
                 verification.ingestPlaced());
         for (String problem : verification.problems()) {
             out.println("MISMATCH " + problem);
         }
         if (verification.problemCount() > verification.problems().size()) {
-            out.printf("... and %d more problems%n", verification.problemCount() - verification.problems().size());
+            out.printf(
+                    "... and %d more problems%n",
+                    verification.problemCount() - verification.problems().size());
         }
         if (verification.everyBlobMatched()) {
-            out.printf(Locale.ROOT, "OK: every blob matched (%,d blobs, %,d dead letters)%n",
-                    verification.blobsMatched(), verification.deadLettersMatched());
+            out.printf(
+                    Locale.ROOT,
+                    "OK: every blob matched (%,d blobs, %,d dead letters)%n",
+                    verification.blobsMatched(),
+                    verification.deadLettersMatched());
         } else {
             out.printf(Locale.ROOT, "FAILED: not every blob matched (%,d problems)%n", verification.problemCount());
         }

@@ -67,7 +67,9 @@ final class DescriptorText {
         try {
             String text = BlobHeaders.decodeUtf8(value);
             if (text.codePoints().allMatch(c -> c >= 0x20 && c != 0x7F && !Character.isISOControl(c))) {
-                return text.length() <= MAX_SHOWN_BYTES ? text : text.substring(0, MAX_SHOWN_BYTES) + "...(" + value.length + " bytes)";
+                return text.length() <= MAX_SHOWN_BYTES
+                        ? text
+                        : text.substring(0, MAX_SHOWN_BYTES) + "...(" + value.length + " bytes)";
             }
         } catch (CharacterCodingException e) {
             // not text: shown as hex below

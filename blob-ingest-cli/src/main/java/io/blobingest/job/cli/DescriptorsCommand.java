@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
         subcommands = {DescriptorsCommand.Show.class, DescriptorsCommand.Tail.class})
 final class DescriptorsCommand implements Runnable {
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public void run() {
@@ -50,7 +51,8 @@ final class DescriptorsCommand implements Runnable {
                     + " directory (a storage root or its _descriptors directory), in name order.")
     static final class Show implements Callable<Integer> {
 
-        @Spec CommandSpec spec;
+        @Spec
+        CommandSpec spec;
 
         @Parameters(paramLabel = "MANIFEST|DIR", description = "A manifest (.arrow) or a directory.")
         Path path;
@@ -85,15 +87,26 @@ final class DescriptorsCommand implements Runnable {
             try (DescriptorManifestReader reader =
                     DescriptorManifestReader.open(new org.apache.flink.core.fs.Path(manifest.toUri()))) {
                 List<DescriptorRow> rows = reader.readAll();
-                out.printf("%s: blob set %s, %d rows, required features %s%n", manifest, reader.blobSet(),
-                        rows.size(), reader.requiredFeatures().isEmpty() ? "none" : String.join(",", reader.requiredFeatures()));
+                out.printf(
+                        "%s: blob set %s, %d rows, required features %s%n",
+                        manifest,
+                        reader.blobSet(),
+                        rows.size(),
+                        reader.requiredFeatures().isEmpty() ? "none" : String.join(",", reader.requiredFeatures()));
                 TextTable table = new TextTable(
                         "key", "source", "kind", "position", "size", "blob_id", "uri", "crc32c", "attributes");
                 int shown = (int) Math.min(rows.size(), maxRows);
                 for (DescriptorRow row : rows.subList(0, shown)) {
-                    table.add(DescriptorText.key(row), row.source(), DescriptorText.kind(row),
-                            DescriptorText.position(row), DescriptorText.size(row), DescriptorText.blobId(row),
-                            DescriptorText.uri(row), DescriptorText.crc32c(row), DescriptorText.attributes(row));
+                    table.add(
+                            DescriptorText.key(row),
+                            row.source(),
+                            DescriptorText.kind(row),
+                            DescriptorText.position(row),
+                            DescriptorText.size(row),
+                            DescriptorText.blobId(row),
+                            DescriptorText.uri(row),
+                            DescriptorText.crc32c(row),
+                            DescriptorText.attributes(row));
                 }
                 table.print(out);
                 if (shown < rows.size()) {
@@ -136,7 +149,8 @@ final class DescriptorsCommand implements Runnable {
         private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
         private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
 
-        @Spec CommandSpec spec;
+        @Spec
+        CommandSpec spec;
 
         @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers.")
         String bootstrapServers;
@@ -150,7 +164,9 @@ final class DescriptorsCommand implements Runnable {
         @Option(names = "--limit", paramLabel = "N", description = "Stop after N records.")
         Integer limit;
 
-        @Option(names = "-X", paramLabel = "KEY=VALUE",
+        @Option(
+                names = "-X",
+                paramLabel = "KEY=VALUE",
                 description = "A Kafka consumer property, e.g. -X security.protocol=SSL.")
         Map<String, String> consumerProperties = new LinkedHashMap<>();
 
@@ -168,7 +184,8 @@ final class DescriptorsCommand implements Runnable {
                         .map(info -> new TopicPartition(topic, info.partition()))
                         .toList();
                 if (partitions.isEmpty()) {
-                    throw new ParameterException(spec.commandLine(), "--topic: no topic " + topic + " at " + bootstrapServers);
+                    throw new ParameterException(
+                            spec.commandLine(), "--topic: no topic " + topic + " at " + bootstrapServers);
                 }
                 consumer.assign(partitions);
                 if (fromBeginning) {

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
                 + " files (local disk), _tmp_ objects and multipart uploads in progress (S3).")
 final class GcCommand implements Callable<Integer> {
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--base", required = true, description = "Storage root, a directory or URI (s3://bucket/prefix).")
     String base;
@@ -35,11 +36,15 @@ final class GcCommand implements Callable<Integer> {
     @Option(names = "--delete", description = "Remove leftovers older than the grace period (abort uploads).")
     boolean delete;
 
-    @Option(names = "--grace", defaultValue = "1h", description = "Leave anything younger alone: a running job may"
-            + " still commit it. Longer than the roll interval plus a checkpoint (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--grace",
+            defaultValue = "1h",
+            description = "Leave anything younger alone: a running job may"
+                    + " still commit it. Longer than the roll interval plus a checkpoint (default: ${DEFAULT-VALUE}).")
     String grace;
 
-    @Mixin StorageOptions storageOptions;
+    @Mixin
+    StorageOptions storageOptions;
 
     @Override
     public Integer call() throws IOException {
@@ -77,10 +82,16 @@ final class GcCommand implements Callable<Integer> {
                 old++;
                 action = "would remove";
             }
-            out.printf("%s\t%s\t%s\t%s%s%n", leftover.kind().label(), age(leftover, now), action, leftover.location(),
+            out.printf(
+                    "%s\t%s\t%s\t%s%s%n",
+                    leftover.kind().label(),
+                    age(leftover, now),
+                    action,
+                    leftover.location(),
                     leftover.uploadId().isEmpty() ? "" : " upload " + leftover.uploadId());
         }
-        out.printf("%d leftovers under %s: %d older than %s, %d removed, %d named by committed manifests%n",
+        out.printf(
+                "%d leftovers under %s: %d older than %s, %d removed, %d named by committed manifests%n",
                 found.size(), base, old, grace, removed, committed);
         if (!delete && old > 0) {
             out.println("run again with --delete to remove those older than " + grace);
@@ -91,13 +102,15 @@ final class GcCommand implements Callable<Integer> {
         try {
             return TimeUtils.parseDuration(grace);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--grace: not a duration: '" + grace + "' (e.g. 1h, 30min, 0s)");
+            throw new ParameterException(
+                    spec.commandLine(), "--grace: not a duration: '" + grace + "' (e.g. 1h, 30min, 0s)");
         }
     }
 
     private static String age(Leftover leftover, Instant now) {
         return leftover.since()
-                .map(since -> TimeUtils.formatWithHighestUnit(maxZero(Duration.between(since, now)).withNanos(0)))
+                .map(since -> TimeUtils.formatWithHighestUnit(
+                        maxZero(Duration.between(since, now)).withNanos(0)))
                 .orElse("age unknown");
     }
 

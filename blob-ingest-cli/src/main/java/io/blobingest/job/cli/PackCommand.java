@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
         subcommands = {PackCommand.Write.class, PackCommand.Inspect.class, PackVerifyCommand.class})
 final class PackCommand implements Runnable {
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public void run() {
@@ -59,15 +60,22 @@ final class PackCommand implements Runnable {
                     + " print each input's entry reference, size and crc32c.")
     static final class Write implements java.util.concurrent.Callable<Integer> {
 
-        @Spec CommandSpec spec;
+        @Spec
+        CommandSpec spec;
 
         @Option(names = "--out", required = true, description = "The pack file to create.")
         Path out;
 
-        @Option(names = "--blob-set", defaultValue = "local", description = "blob_set recorded in the metadata (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--blob-set",
+                defaultValue = "local",
+                description = "blob_set recorded in the metadata (default: ${DEFAULT-VALUE}).")
         String blobSet;
 
-        @Option(names = "--blob-id", defaultValue = "1", description = "Sidecar id recorded in the metadata (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--blob-id",
+                defaultValue = "1",
+                description = "Sidecar id recorded in the metadata (default: ${DEFAULT-VALUE}).")
         long blobId;
 
         @Parameters(arity = "1..*", paramLabel = "INPUT", description = "Files or directories to pack.")
@@ -102,9 +110,12 @@ final class PackCommand implements Runnable {
             RawPackFooter footer = readFooter(out);
             stdout.println("position\tsize\tcrc32c\tinput");
             for (int i = 0; i < footer.entryCount(); i++) {
-                stdout.printf("%s\t%d\t%d\t%s%n",
-                        Long.toUnsignedString(RawPackFormat.entryReference(i)), footer.entryLength(i),
-                        Integer.toUnsignedLong(footer.entryCrc32c(i)), files.get(i));
+                stdout.printf(
+                        "%s\t%d\t%d\t%s%n",
+                        Long.toUnsignedString(RawPackFormat.entryReference(i)),
+                        footer.entryLength(i),
+                        Integer.toUnsignedLong(footer.entryCrc32c(i)),
+                        files.get(i));
             }
             stdout.printf("wrote %s: %d entries, %d bytes%n", out, footer.entryCount(), footer.fileLength());
             return BlobIngestCli.EXIT_OK;
@@ -120,8 +131,7 @@ final class PackCommand implements Runnable {
                 } else if (Files.isRegularFile(path)) {
                     files.add(path);
                 } else {
-                    throw new ParameterException(
-                            spec.commandLine(), "no such file or directory: " + path);
+                    throw new ParameterException(spec.commandLine(), "no such file or directory: " + path);
                 }
             }
             return files;
@@ -134,15 +144,20 @@ final class PackCommand implements Runnable {
             description = "Print a pack's header, metadata and an entry summary.")
     static final class Inspect implements java.util.concurrent.Callable<Integer> {
 
-        @Spec CommandSpec spec;
+        @Spec
+        CommandSpec spec;
 
-        @Option(names = "--entries", defaultValue = "20", description = "Entries to list (default: ${DEFAULT-VALUE}; -1 = all).")
+        @Option(
+                names = "--entries",
+                defaultValue = "20",
+                description = "Entries to list (default: ${DEFAULT-VALUE}; -1 = all).")
         int entries;
 
         @Parameters(index = "0", paramLabel = "FILE", description = "The pack file: a path or a URI (s3://bucket/key).")
         String file;
 
-        @Mixin StorageOptions storageOptions;
+        @Mixin
+        StorageOptions storageOptions;
 
         @Override
         public Integer call() throws IOException {
@@ -162,9 +177,12 @@ final class PackCommand implements Runnable {
             stdout.println("entries");
             stdout.println("  index\tposition\toffset\tlength\tcrc32c");
             for (int i = 0; i < shown; i++) {
-                stdout.printf("  %d\t%s\t%d\t%d\t%d%n", i,
+                stdout.printf(
+                        "  %d\t%s\t%d\t%d\t%d%n",
+                        i,
                         Long.toUnsignedString(RawPackFormat.entryReference(i)),
-                        footer.entryOffset(i), footer.entryLength(i),
+                        footer.entryOffset(i),
+                        footer.entryLength(i),
                         Integer.toUnsignedLong(footer.entryCrc32c(i)));
             }
             if (shown < footer.entryCount()) {

@@ -40,13 +40,17 @@ import picocli.CommandLine.Spec;
                 + " payload crcs included. Exit 0 if all are sound, 1 with one line per fault otherwise.")
 final class PackVerifyCommand implements Callable<Integer> {
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "PATH",
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "PATH",
             description = "Pack files or directories: paths or URIs (s3://bucket/prefix).")
     List<String> paths;
 
-    @Mixin StorageOptions storageOptions;
+    @Mixin
+    StorageOptions storageOptions;
 
     @Override
     public Integer call() throws IOException {

@@ -20,19 +20,26 @@ import picocli.CommandLine.Spec;
  */
 final class StorageOptions {
 
-    @Spec(Spec.Target.MIXEE) CommandSpec spec;
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
 
-    @Option(names = "--config", description = "A Flink YAML file with storage options (s3.endpoint, s3.access-key, ...).")
+    @Option(
+            names = "--config",
+            description = "A Flink YAML file with storage options (s3.endpoint, s3.access-key, ...).")
     Path configFile;
 
-    @Option(names = "-D", paramLabel = "KEY=VALUE", description = "A storage option, e.g. -D s3.path.style.access=true.")
+    @Option(
+            names = "-D",
+            paramLabel = "KEY=VALUE",
+            description = "A storage option, e.g. -D s3.path.style.access=true.")
     Map<String, String> dynamicOptions = new LinkedHashMap<>();
 
     private boolean fileSystemsInitialized;
 
     /** The configuration from {@code --config} and {@code -D}, in that order of precedence. */
     Configuration configuration() throws IOException {
-        Configuration config = configFile == null ? new Configuration() : ConfigFiles.load(configFile, spec.commandLine());
+        Configuration config =
+                configFile == null ? new Configuration() : ConfigFiles.load(configFile, spec.commandLine());
         dynamicOptions.forEach(config::setString);
         return config;
     }

@@ -69,8 +69,8 @@ public final class CommittedTopic implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!reached(ends)) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("could not read " + topic + " up to its last stable offsets " + ends
-                        + " within " + timeout);
+                throw new IllegalStateException(
+                        "could not read " + topic + " up to its last stable offsets " + ends + " within " + timeout);
             }
             consumer.poll(Duration.ofMillis(200)).forEach(records::add);
         }

@@ -39,8 +39,9 @@ public final class DemoProducer {
      *
      * @param acknowledged told how many records the broker has acknowledged so far, now and then
      */
-    public void produce(int count, IntFunction<ProducerRecord<byte[], byte[]>> records, String topic,
-            IntConsumer acknowledged) throws ExecutionException, InterruptedException {
+    public void produce(
+            int count, IntFunction<ProducerRecord<byte[], byte[]>> records, String topic, IntConsumer acknowledged)
+            throws ExecutionException, InterruptedException {
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(config(bootstrapServers), new ByteArraySerializer(), new ByteArraySerializer())) {
             List<Future<RecordMetadata>> acks = new ArrayList<>(count);

@@ -11,8 +11,7 @@ public enum DemoRecordKind {
     /** A file in the allow-listed directory, kept where it is ({@code blob.mode=reference}): External. */
     EXTERNAL_REFERENCE("external reference", "8-256 KiB", "External descriptor (blob.mode=reference)"),
     /** A file in the allow-listed directory to be fetched and placed ({@code blob.mode=ingest}). */
-    EXTERNAL_INGEST("external ingest", "1-200 KiB",
-            "fetched and placed (blob.mode=ingest)"),
+    EXTERNAL_INGEST("external ingest", "1-200 KiB", "fetched and placed (blob.mode=ingest)"),
     /** A record the job must dead-letter with a known code (see {@link BadRecord}). */
     BAD("bad record", "-", "dead letter with its code");
 

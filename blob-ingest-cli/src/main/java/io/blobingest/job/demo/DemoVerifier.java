@@ -67,7 +67,8 @@ public final class DemoVerifier {
 
     /** Checks records already read from the descriptor and dead-letter topics. */
     public Verification check(
-            List<ConsumerRecord<byte[], byte[]>> descriptorRecords, List<ConsumerRecord<byte[], byte[]>> deadLetterRecords) {
+            List<ConsumerRecord<byte[], byte[]>> descriptorRecords,
+            List<ConsumerRecord<byte[], byte[]>> deadLetterRecords) {
         return new Check(descriptorRecords, deadLetterRecords).run();
     }
 
@@ -84,7 +85,8 @@ public final class DemoVerifier {
         private int ingestPlaced;
         private int batches;
 
-        Check(List<ConsumerRecord<byte[], byte[]>> descriptorRecords,
+        Check(
+                List<ConsumerRecord<byte[], byte[]>> descriptorRecords,
                 List<ConsumerRecord<byte[], byte[]>> deadLetterRecords) {
             this.descriptorRecords = descriptorRecords;
             this.deadLetterRecords = deadLetterRecords;
@@ -97,8 +99,15 @@ public final class DemoVerifier {
                 checkOutcome(i);
             }
             readBack();
-            return new Verification(descriptorRecords.size(), blobsMatched, deadLetterRecords.size(),
-                    deadLettersMatched, ingestPlaced, batches, problems, problemCount);
+            return new Verification(
+                    descriptorRecords.size(),
+                    blobsMatched,
+                    deadLetterRecords.size(),
+                    deadLettersMatched,
+                    ingestPlaced,
+                    batches,
+                    problems,
+                    problemCount);
         }
 
         private void indexDescriptors() {
@@ -183,7 +192,8 @@ public final class DemoVerifier {
 
         /** Reads every descriptor's blob, in batches bounded in count and bytes. */
         private void readBack() {
-            try (ObjectLayer objectLayer = ObjectLayer.builder(new LocalBlobStorage()).build()) {
+            try (ObjectLayer objectLayer =
+                    ObjectLayer.builder(new LocalBlobStorage()).build()) {
                 List<Integer> batch = new ArrayList<>();
                 long batchBytes = 0;
                 for (var entry : descriptors.entrySet()) {
@@ -228,8 +238,8 @@ public final class DemoVerifier {
             byte[] expected = workload.expectedBytes(index);
             int difference = Arrays.mismatch(expected, blob);
             if (difference >= 0) {
-                problem(describe(index) + ": read back " + blob.length + " bytes that differ from the " + expected.length
-                        + " produced, first at byte " + difference + " (" + row.blob() + ")");
+                problem(describe(index) + ": read back " + blob.length + " bytes that differ from the "
+                        + expected.length + " produced, first at byte " + difference + " (" + row.blob() + ")");
                 return false;
             }
             Long expectedCrc = row.blob().kind() == BlobKind.EXTERNAL ? null : crc32c(expected);

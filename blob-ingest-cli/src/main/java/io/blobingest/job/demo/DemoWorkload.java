@@ -133,7 +133,8 @@ public final class DemoWorkload {
             case EXTERNAL_REFERENCE, EXTERNAL_INGEST -> {
                 byte[] file = fileBytes(index);
                 ByteRange range = range(index);
-                yield range == null ? file
+                yield range == null
+                        ? file
                         : Arrays.copyOfRange(file, (int) range.position(), (int) (range.position() + range.size()));
             }
             case BAD -> throw new IllegalArgumentException("record " + index + " is a bad record, it has no blob");
@@ -258,7 +259,8 @@ public final class DemoWorkload {
 
     private byte[] badValue(int index, List<Header> headers) {
         BadRecord fault = fault(index);
-        String allowedFile = externalDirectory.resolve("missing-" + index + ".bin").toUri().toString();
+        String allowedFile =
+                externalDirectory.resolve("missing-" + index + ".bin").toUri().toString();
         switch (fault) {
             case NULL_VALUE -> {
                 return null;
@@ -301,7 +303,8 @@ public final class DemoWorkload {
 
     private void requireFile(int index) {
         if (!hasFile(index)) {
-            throw new IllegalArgumentException("record " + index + " is a " + kind(index).label() + ", it has no file");
+            throw new IllegalArgumentException(
+                    "record " + index + " is a " + kind(index).label() + ", it has no file");
         }
     }
 
@@ -309,7 +312,9 @@ public final class DemoWorkload {
     private byte[] telemetry(int index, long size) {
         SplittableRandom random = random(index, 1);
         StringBuilder line = new StringBuilder((int) size + 16)
-                .append(robot(index)).append(",imu,").append(index);
+                .append(robot(index))
+                .append(",imu,")
+                .append(index);
         while (line.length() < size) {
             line.append(',').append(String.format(Locale.ROOT, "%.5f", random.nextDouble(-20, 20)));
         }

@@ -41,7 +41,8 @@ public record LanceReadBack(long rows, int blobsMatched, List<String> problems, 
 
     public static LanceReadBack check(DemoWorkload workload, String datasetUri) throws IOException {
         Checker checker = new Checker(workload);
-        try (BufferAllocator allocator = new RootAllocator(); Dataset dataset = Dataset.open(datasetUri, allocator)) {
+        try (BufferAllocator allocator = new RootAllocator();
+                Dataset dataset = Dataset.open(datasetUri, allocator)) {
             long rows = dataset.countRows();
             List<Long> indices = new ArrayList<>();
             for (long i = 0; i < rows; i++) {

@@ -49,9 +49,15 @@ public final class ProgressLine {
     /** {@code [ 12.0 s] 1,234 of 2,000 records committed | 98.0 blobs/s | 12.3 MiB/s | 7 packs | 12 dead letters}. */
     public static String jobProgress(CommittedProgress.Totals totals, int expected, Duration elapsed) {
         double seconds = Math.max(elapsed.toMillis(), 1) / 1000.0;
-        return String.format(Locale.ROOT,
+        return String.format(
+                Locale.ROOT,
                 "[%5.1f s] %,d of %,d records committed | %.1f blobs/s | %.1f MiB/s | %,d packs | %,d dead letters",
-                seconds, totals.records(), expected, totals.descriptors() / seconds,
-                totals.bytesPlaced() / seconds / (1024.0 * 1024.0), totals.packs(), totals.deadLetters());
+                seconds,
+                totals.records(),
+                expected,
+                totals.descriptors() / seconds,
+                totals.bytesPlaced() / seconds / (1024.0 * 1024.0),
+                totals.packs(),
+                totals.deadLetters());
     }
 }

@@ -15,10 +15,8 @@ import org.apache.logging.log4j.core.config.Configurator;
  */
 public final class QuietLogs implements AutoCloseable {
 
-    private static final List<String> EMBEDDED = List.of(
-            "kafka",
-            "org.apache.kafka",
-            "org.apache.flink.runtime.checkpoint.CheckpointFailureManager");
+    private static final List<String> EMBEDDED =
+            List.of("kafka", "org.apache.kafka", "org.apache.flink.runtime.checkpoint.CheckpointFailureManager");
 
     private final Map<String, Level> previous = new LinkedHashMap<>();
 

@@ -41,6 +41,7 @@ public final class Leftovers implements Closeable {
     private static final Pattern IN_PROGRESS_FILE = Pattern.compile("\\.(.+)\\.inprogress\\." + UUID);
     /** Flink's S3 RecoverableMultiPartUploadImpl: {@code _<name>_tmp_<uuid>}. */
     private static final Pattern PERSISTED_PART = Pattern.compile("_(.+)_tmp_" + UUID);
+
     private static final Pattern SIDECAR = Pattern.compile("[01]{32}" + Pattern.quote(BlobSets.SIDECAR_SUFFIX));
 
     private final URI base;
@@ -70,12 +71,16 @@ public final class Leftovers implements Closeable {
         List<Leftover> found = new ArrayList<>(files());
         if (s3.isPresent()) {
             for (Upload upload : s3.get().list(bucket(), keyPrefix())) {
-                found.add(new Leftover(Kind.MULTIPART_UPLOAD, URI.create("s3://" + bucket() + "/" + upload.key()),
-                        upload.initiated(), upload.uploadId()));
+                found.add(new Leftover(
+                        Kind.MULTIPART_UPLOAD,
+                        URI.create("s3://" + bucket() + "/" + upload.key()),
+                        upload.initiated(),
+                        upload.uploadId()));
             }
         }
-        found.sort(Comparator.comparing((Leftover leftover) -> leftover.location().toString())
-                .thenComparing(Leftover::uploadId));
+        found.sort(
+                Comparator.comparing((Leftover leftover) -> leftover.location().toString())
+                        .thenComparing(Leftover::uploadId));
         return found;
     }
 
@@ -105,8 +110,8 @@ public final class Leftovers implements Closeable {
      */
     public boolean remove(Leftover leftover) throws IOException {
         if (namedByCommittedManifest(leftover)) {
-            throw new IllegalArgumentException("refusing to remove " + leftover.location()
-                    + ": a committed manifest names it");
+            throw new IllegalArgumentException(
+                    "refusing to remove " + leftover.location() + ": a committed manifest names it");
         }
         if (leftover.kind() == Kind.MULTIPART_UPLOAD) {
             return s3.orElseThrow(() -> new IllegalStateException("no S3 client for " + base))
@@ -179,7 +184,9 @@ public final class Leftovers implements Closeable {
         return base.getAuthority();
     }
 
-    /** The base's key prefix with a trailing slash: {@code s3://b/blobs} lists {@code blobs/...}, not {@code blobs2/}. */
+    /**
+     * The base's key prefix with a trailing slash: {@code s3://b/blobs} lists {@code blobs/...}, not {@code blobs2/}.
+     */
     private String keyPrefix() {
         String path = basePath.toUri().getPath();
         String prefix = path.startsWith("/") ? path.substring(1) : path;

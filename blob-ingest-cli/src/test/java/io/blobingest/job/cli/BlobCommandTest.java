@@ -16,7 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 class BlobCommandTest {
 
-    @TempDir Path base;
+    @TempDir
+    Path base;
+
     private Path set;
 
     @BeforeEach
@@ -28,11 +30,29 @@ class BlobCommandTest {
     void catReadsAnObjectBackedPackEntry() throws IOException {
         Path first = Files.writeString(base.resolve("a"), "first frame");
         Path second = Files.writeString(base.resolve("b"), "second frame");
-        CliRun.of("pack", "write", "--out", set.resolve(BlobSets.sidecarFileName(1)).toString(),
-                "--blob-set", "set-1", "--blob-id", "1", first.toString(), second.toString());
+        CliRun.of(
+                "pack",
+                "write",
+                "--out",
+                set.resolve(BlobSets.sidecarFileName(1)).toString(),
+                "--blob-set",
+                "set-1",
+                "--blob-id",
+                "1",
+                first.toString(),
+                second.toString());
 
-        byte[] bytes = cat("--base", base.toString(), "--set", "set-1", "--id", "1",
-                "--position", Long.toUnsignedString(RawPackFormat.entryReference(1)), "--size", "12");
+        byte[] bytes = cat(
+                "--base",
+                base.toString(),
+                "--set",
+                "set-1",
+                "--id",
+                "1",
+                "--position",
+                Long.toUnsignedString(RawPackFormat.entryReference(1)),
+                "--size",
+                "12");
 
         assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("second frame");
     }
@@ -51,8 +71,10 @@ class BlobCommandTest {
         Files.writeString(set.resolve(BlobSets.sidecarFileName(3)), "a whole video segment");
         Path external = Files.writeString(base.resolve("elsewhere.bin"), "0123456789");
 
-        byte[] dedicated = cat("--kind", "dedicated", "--base", base.toString(), "--set", "set-1", "--id", "3", "--size", "21");
-        byte[] range = cat("--kind", "external", "--uri", external.toUri().toString(), "--position", "2", "--size", "3");
+        byte[] dedicated =
+                cat("--kind", "dedicated", "--base", base.toString(), "--set", "set-1", "--id", "3", "--size", "21");
+        byte[] range =
+                cat("--kind", "external", "--uri", external.toUri().toString(), "--position", "2", "--size", "3");
         byte[] whole = cat("--kind", "external", "--uri", external.toUri().toString());
 
         assertThat(new String(dedicated, StandardCharsets.UTF_8)).isEqualTo("a whole video segment");
@@ -68,7 +90,13 @@ class BlobCommandTest {
         System.setOut(new PrintStream(captured, true));
         CliRun run;
         try {
-            run = CliRun.of("blob", "cat", "--kind", "external", "--uri", external.toUri().toString());
+            run = CliRun.of(
+                    "blob",
+                    "cat",
+                    "--kind",
+                    "external",
+                    "--uri",
+                    external.toUri().toString());
         } finally {
             System.setOut(original);
         }
@@ -85,12 +113,28 @@ class BlobCommandTest {
         bytes[RawPackFormat.HEADER_LENGTH + 2] ^= 0x01;
         Files.write(pack, bytes);
 
-        CliRun run = CliRun.of("blob", "cat", "--base", base.toString(), "--set", "set-1", "--id", "1",
-                "--position", Long.toUnsignedString(RawPackFormat.entryReference(0)), "--size", "13",
-                "--output", base.resolve("out").toString());
+        CliRun run = CliRun.of(
+                "blob",
+                "cat",
+                "--base",
+                base.toString(),
+                "--set",
+                "set-1",
+                "--id",
+                "1",
+                "--position",
+                Long.toUnsignedString(RawPackFormat.entryReference(0)),
+                "--size",
+                "13",
+                "--output",
+                base.resolve("out").toString());
 
         assertThat(run.exitCode()).isEqualTo(BlobIngestCli.EXIT_FAULT);
-        assertThat(run.err()).contains(pack.toString()).contains("offset 16").contains("crc32c").doesNotContain("\tat ");
+        assertThat(run.err())
+                .contains(pack.toString())
+                .contains("offset 16")
+                .contains("crc32c")
+                .doesNotContain("\tat ");
         assertThat(base.resolve("out")).doesNotExist();
     }
 
@@ -101,7 +145,9 @@ class BlobCommandTest {
         CliRun badPosition = CliRun.of("blob", "cat", "--kind", "external", "--uri", "file:///x", "--position", "-1");
 
         assertThat(missing.exitCode()).isEqualTo(BlobIngestCli.EXIT_USAGE);
-        assertThat(missing.err()).contains("needs --base, --set, --id and --size").contains("Usage:");
+        assertThat(missing.err())
+                .contains("needs --base, --set, --id and --size")
+                .contains("Usage:");
         assertThat(badKind.exitCode()).isEqualTo(BlobIngestCli.EXIT_USAGE);
         assertThat(badPosition.exitCode()).isEqualTo(BlobIngestCli.EXIT_USAGE);
     }

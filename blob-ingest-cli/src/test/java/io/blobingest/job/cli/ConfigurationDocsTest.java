@@ -39,7 +39,8 @@ class ConfigurationDocsTest {
     private static final List<Class<?>> OPTION_CLASSES =
             List.of(IngestJobOptions.class, BlobKafkaOptions.class, RawPackSinkOptions.class, LanceOutputOptions.class);
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void everyOptionOfTheJobHasARow() throws Exception {
@@ -118,11 +119,28 @@ class ConfigurationDocsTest {
         Path checkpoints = dir.resolve("checkpoints");
         Files.createDirectories(checkpoints.resolve("a1b2/chk-7"));
         Files.write(checkpoints.resolve("a1b2/chk-7/_metadata"), new byte[] {1});
-        List<String> args = new ArrayList<>(List.of("run",
-                "--bootstrap-servers", "localhost:9092", "--input-topic", "in", "--descriptor-topic", "out",
-                "--dlq-topic", "dlq", "--group-id", "g", "--base", dir.resolve("base").toString(),
-                "--parallelism", "2", "--checkpoint-interval", "5s", "--bounded",
-                "--checkpoint-dir", checkpoints.toString(), "--resume"));
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--bootstrap-servers",
+                "localhost:9092",
+                "--input-topic",
+                "in",
+                "--descriptor-topic",
+                "out",
+                "--dlq-topic",
+                "dlq",
+                "--group-id",
+                "g",
+                "--base",
+                dir.resolve("base").toString(),
+                "--parallelism",
+                "2",
+                "--checkpoint-interval",
+                "5s",
+                "--bounded",
+                "--checkpoint-dir",
+                checkpoints.toString(),
+                "--resume"));
         return configuration(args.toArray(String[]::new)).keySet();
     }
 

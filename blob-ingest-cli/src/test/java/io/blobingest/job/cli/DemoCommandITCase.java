@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DemoCommandITCase {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void smallDemoCommitsEveryRecordAndReadsEveryBlobBack() throws Exception {
@@ -45,7 +46,8 @@ class DemoCommandITCase {
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         assertThat(run.out())
                 .contains("OK: every blob matched")
-                .containsPattern("Lance dataset .*demo\\.lance: 144 rows, 144 blobs read back by Lance's takeBlobs and matched")
+                .containsPattern(
+                        "Lance dataset .*demo\\.lance: 144 rows, 144 blobs read back by Lance's takeBlobs and matched")
                 .contains("OK: Lance reads every blob back");
         assertThat(base.resolve("_lance").resolve("demo.lance")).isDirectory();
     }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code demo}'s argument checks, which run before any broker or job starts. */
 class DemoCommandTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void refusesANonEmptyBaseItDidNotMake() throws Exception {

@@ -21,30 +21,63 @@ class DescriptorsCommandTest {
 
     private static final long ENTRY_0 = 0x8000_0000_0000_0000L;
 
-    @TempDir Path base;
+    @TempDir
+    Path base;
 
     @Test
     void showPrintsEveryRowOfEveryManifestUnderAStorageRoot() throws IOException {
-        writeManifest("set-a", List.of(
-                row("robot-1/imu/7".getBytes(StandardCharsets.UTF_8), 7, BlobDescriptor.inline(3), null, new byte[] {1, 2, 3},
-                        3_000_000_000L, List.of(attribute("robot", "robot-1"), attribute("stream", "imu"))),
-                row(new byte[] {0, (byte) 0xff, 0x10}, 8, BlobDescriptor.packed(ENTRY_0 + 1, 30_211, 1), "set-a", null,
-                        42L, List.of()),
-                row(null, 9, BlobDescriptor.dedicated(7_340_032, 2), "set-a", null, 7L, List.of(attribute("tag", null))),
-                row("clip".getBytes(StandardCharsets.UTF_8), 10, BlobDescriptor.external("file:///data/clip.mp4", 0, 0),
-                        null, null, null, List.of(new Attribute("raw", new byte[] {(byte) 0x80})))));
+        writeManifest(
+                "set-a",
+                List.of(
+                        row(
+                                "robot-1/imu/7".getBytes(StandardCharsets.UTF_8),
+                                7,
+                                BlobDescriptor.inline(3),
+                                null,
+                                new byte[] {1, 2, 3},
+                                3_000_000_000L,
+                                List.of(attribute("robot", "robot-1"), attribute("stream", "imu"))),
+                        row(
+                                new byte[] {0, (byte) 0xff, 0x10},
+                                8,
+                                BlobDescriptor.packed(ENTRY_0 + 1, 30_211, 1),
+                                "set-a",
+                                null,
+                                42L,
+                                List.of()),
+                        row(
+                                null,
+                                9,
+                                BlobDescriptor.dedicated(7_340_032, 2),
+                                "set-a",
+                                null,
+                                7L,
+                                List.of(attribute("tag", null))),
+                        row(
+                                "clip".getBytes(StandardCharsets.UTF_8),
+                                10,
+                                BlobDescriptor.external("file:///data/clip.mp4", 0, 0),
+                                null,
+                                null,
+                                null,
+                                List.of(new Attribute("raw", new byte[] {(byte) 0x80})))));
 
         CliRun run = CliRun.of("descriptors", "show", base.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).contains(
-                "set-a.arrow: blob set set-a, 4 rows, required features blob_object_pack");
-        assertThat(lines(run.out())).containsSubsequence(
-                "key            source      kind       position             size     blob_id  uri                    crc32c      attributes",
-                "robot-1/imu/7  blobs/0/7   inline     0                    3        0        -                      3000000000  robot=robot-1 stream=imu",
-                "0x00ff10       blobs/0/8   packed     9223372036854775809  30211    1        -                      42          -",
-                "(null)         blobs/0/9   dedicated  0                    7340032  2        -                      7           tag=(null)",
-                "clip           blobs/0/10  external   0                    0        0        file:///data/clip.mp4  -           raw=0x80");
+        assertThat(run.out()).contains("set-a.arrow: blob set set-a, 4 rows, required features blob_object_pack");
+        assertThat(lines(run.out()))
+                .containsSubsequence(
+                        "key            source      kind       position             size     blob_id  uri            "
+                                + "        crc32c      attributes",
+                        "robot-1/imu/7  blobs/0/7   inline     0                    3        0        -              "
+                                + "        3000000000  robot=robot-1 stream=imu",
+                        "0x00ff10       blobs/0/8   packed     9223372036854775809  30211    1        -              "
+                                + "        42          -",
+                        "(null)         blobs/0/9   dedicated  0                    7340032  2        -              "
+                                + "        7           tag=(null)",
+                        "clip           blobs/0/10  external   0                    0        0       "
+                                + " file:///data/clip.mp4  -           raw=0x80");
     }
 
     @Test
@@ -52,7 +85,12 @@ class DescriptorsCommandTest {
         writeManifest("set-a", List.of(inline(1), inline(2), inline(3)));
         writeManifest("set-b", List.of(inline(4)));
 
-        CliRun run = CliRun.of("descriptors", "show", "--limit", "2", base.resolve(BlobSets.DESCRIPTORS_DIRECTORY).toString());
+        CliRun run = CliRun.of(
+                "descriptors",
+                "show",
+                "--limit",
+                "2",
+                base.resolve(BlobSets.DESCRIPTORS_DIRECTORY).toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out())
@@ -106,8 +144,14 @@ class DescriptorsCommandTest {
         return row(null, offset, BlobDescriptor.inline(1), null, new byte[] {9}, 1L, List.of());
     }
 
-    private static DescriptorRow row(byte[] key, long offset, BlobDescriptor blob, String blobSet, byte[] inlineData,
-            Long crc32c, List<Attribute> attributes) {
+    private static DescriptorRow row(
+            byte[] key,
+            long offset,
+            BlobDescriptor blob,
+            String blobSet,
+            byte[] inlineData,
+            Long crc32c,
+            List<Attribute> attributes) {
         return new DescriptorRow(key, "blobs", 0, offset, blob, blobSet, inlineData, crc32c, attributes);
     }
 

@@ -41,7 +41,8 @@ class DescriptorsTailITCase {
             producer.flush();
             producer.abortTransaction();
         }
-        KAFKA.send(List.of(new ProducerRecord<>(TOPIC, "not a descriptor".getBytes(StandardCharsets.UTF_8), new byte[0])));
+        KAFKA.send(
+                List.of(new ProducerRecord<>(TOPIC, "not a descriptor".getBytes(StandardCharsets.UTF_8), new byte[0])));
         try (KafkaProducer<byte[], byte[]> producer = transactionalProducer()) {
             producer.initTransactions();
             producer.beginTransaction();
@@ -49,23 +50,43 @@ class DescriptorsTailITCase {
             producer.commitTransaction();
         }
 
-        CliRun run = CliRun.of("descriptors", "tail", "--bootstrap-servers", KAFKA.bootstrapServers(),
-                "--topic", TOPIC, "--from-beginning", "--limit", "3");
+        CliRun run = CliRun.of(
+                "descriptors",
+                "tail",
+                "--bootstrap-servers",
+                KAFKA.bootstrapServers(),
+                "--topic",
+                TOPIC,
+                "--from-beginning",
+                "--limit",
+                "3");
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(BlobIngestCli.EXIT_FAULT);
-        assertThat(run.out().lines()).containsExactly(
-                "blobs/0/1 inline key=robot-1/1 position=0 size=3 blob_id=0 blob_set=- uri=- crc32c=11 [seq=1]",
-                "blobs/0/2 packed key=robot-1/2 position=9223372036854775812 size=30211 blob_id=1 blob_set=set-a uri=-"
-                        + " crc32c=22 [seq=2]",
-                "blobs/0/4 external key=robot-1/4 position=10 size=20 blob_id=0 blob_set=- uri=file:///data/clip.mp4"
-                        + " crc32c=- [seq=4]");
-        assertThat(run.err()).contains("skipped: descriptor record descriptors/0/").contains("header blob.kind");
+        assertThat(run.out().lines())
+                .containsExactly(
+                        "blobs/0/1 inline key=robot-1/1 position=0 size=3 blob_id=0 blob_set=- uri=- crc32c=11 [seq=1]",
+                        "blobs/0/2 packed key=robot-1/2 position=9223372036854775812 size=30211 blob_id=1"
+                                + " blob_set=set-a uri=-"
+                                + " crc32c=22 [seq=2]",
+                        "blobs/0/4 external key=robot-1/4 position=10 size=20 blob_id=0 blob_set=-"
+                                + " uri=file:///data/clip.mp4"
+                                + " crc32c=- [seq=4]");
+        assertThat(run.err())
+                .contains("skipped: descriptor record descriptors/0/")
+                .contains("header blob.kind");
     }
 
     private static ProducerRecord<byte[], byte[]> descriptor(
             long offset, BlobDescriptor blob, String blobSet, byte[] inlineData, Long crc32c) {
-        DescriptorRow row = new DescriptorRow(("robot-1/" + offset).getBytes(StandardCharsets.UTF_8), "blobs", 0, offset,
-                blob, blobSet, inlineData, crc32c,
+        DescriptorRow row = new DescriptorRow(
+                ("robot-1/" + offset).getBytes(StandardCharsets.UTF_8),
+                "blobs",
+                0,
+                offset,
+                blob,
+                blobSet,
+                inlineData,
+                crc32c,
                 List.of(new DescriptorRow.Attribute("seq", Long.toString(offset).getBytes(StandardCharsets.UTF_8))));
         return DescriptorRecords.toProducerRecord(TOPIC, row, null);
     }

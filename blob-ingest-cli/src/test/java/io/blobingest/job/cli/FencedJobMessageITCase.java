@@ -20,24 +20,44 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FencedJobMessageITCase {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aFencedJobFailsNamingItsTransactionalIdPrefix() throws Exception {
-        RunCommand run = BlobIngestCli.commandLine().parseArgs("run", "--bootstrap-servers", "localhost:1", "--input-topic", "in",
-                "--descriptor-topic", "out", "--dlq-topic", "dlq", "--group-id", "shared-group",
-                "--base", dir.resolve("base").toString(), "--bounded")
-                .subcommand().commandSpec().commandLine().getCommand();
+        RunCommand run = BlobIngestCli.commandLine()
+                .parseArgs(
+                        "run",
+                        "--bootstrap-servers",
+                        "localhost:1",
+                        "--input-topic",
+                        "in",
+                        "--descriptor-topic",
+                        "out",
+                        "--dlq-topic",
+                        "dlq",
+                        "--group-id",
+                        "shared-group",
+                        "--base",
+                        dir.resolve("base").toString(),
+                        "--bounded")
+                .subcommand()
+                .commandSpec()
+                .commandLine()
+                .getCommand();
         Configuration config = run.configuration();
         config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         env.fromData(1)
-                .map(value -> {
-                    if (value > 0) {
-                        throw new ProducerFencedException("There is a newer producer with the same transactionalId");
-                    }
-                    return value;
-                }, Types.INT)
+                .map(
+                        value -> {
+                            if (value > 0) {
+                                throw new ProducerFencedException(
+                                        "There is a newer producer with the same transactionalId");
+                            }
+                            return value;
+                        },
+                        Types.INT)
                 .sinkTo(new DiscardingSink<>());
 
         assertThatThrownBy(() -> run.job.execute(env, config))

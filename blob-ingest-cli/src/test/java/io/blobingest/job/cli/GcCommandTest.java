@@ -19,7 +19,8 @@ class GcCommandTest {
     private static final String UUID_1 = "0b5c6d2e-8f3a-4c1d-9e7b-1a2b3c4d5e6f";
     private static final String UUID_2 = "7e8f9a0b-1c2d-4e3f-8a9b-0c1d2e3f4a5b";
 
-    @TempDir Path base;
+    @TempDir
+    Path base;
 
     private Path committedSidecar;
     private Path committedManifest;
@@ -31,13 +32,15 @@ class GcCommandTest {
     void aBaseWithOneCommittedSetAndLeftovers() throws IOException {
         Path committedSet = Files.createDirectories(base.resolve("run1-0-0"));
         committedSidecar = Files.write(committedSet.resolve(BlobSets.sidecarFileName(1)), new byte[] {1});
-        committedManifest = Files.write(Files.createDirectories(base.resolve(BlobSets.DESCRIPTORS_DIRECTORY))
-                .resolve("run1-0-0.arrow"), new byte[] {2});
+        committedManifest = Files.write(
+                Files.createDirectories(base.resolve(BlobSets.DESCRIPTORS_DIRECTORY))
+                        .resolve("run1-0-0.arrow"),
+                new byte[] {2});
         Path abandonedSet = Files.createDirectories(base.resolve("run2-1-3"));
         oldInProgress = inProgress(abandonedSet, BlobSets.sidecarFileName(1), UUID_1, Duration.ofHours(3));
         youngInProgress = inProgress(abandonedSet, BlobSets.sidecarFileName(2), UUID_2, Duration.ofMinutes(5));
-        oldManifestInProgress = inProgress(base.resolve(BlobSets.DESCRIPTORS_DIRECTORY), "run2-1-3.arrow", UUID_1,
-                Duration.ofHours(2));
+        oldManifestInProgress =
+                inProgress(base.resolve(BlobSets.DESCRIPTORS_DIRECTORY), "run2-1-3.arrow", UUID_1, Duration.ofHours(2));
         setAge(committedSidecar, Duration.ofDays(3));
         setAge(committedManifest, Duration.ofDays(3));
     }
@@ -48,7 +51,10 @@ class GcCommandTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out())
-                .contains("in-progress-file", oldInProgress.toUri().getPath(), youngInProgress.toUri().getPath(),
+                .contains(
+                        "in-progress-file",
+                        oldInProgress.toUri().getPath(),
+                        youngInProgress.toUri().getPath(),
                         oldManifestInProgress.toUri().getPath())
                 .contains("3 leftovers under " + base + ": 2 older than 1h, 0 removed")
                 .contains("run again with --delete")

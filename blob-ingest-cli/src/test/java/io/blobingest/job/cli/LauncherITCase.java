@@ -17,7 +17,8 @@ class LauncherITCase {
 
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void launcherWritesAndVerifiesAPack() throws Exception {

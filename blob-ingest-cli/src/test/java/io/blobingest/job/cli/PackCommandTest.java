@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class PackCommandTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void writePacksFilesAndDirectoriesAndPrintsEachEntry() throws IOException {
@@ -23,17 +24,27 @@ class PackCommandTest {
         Files.write(frames.resolve("f1.bin"), new byte[70_000]);
         Path out = dir.resolve("out.blob");
 
-        CliRun run = CliRun.of("pack", "write", "--out", out.toString(), "--blob-set", "set-1",
-                "--blob-id", "7", a.toString(), frames.toString());
+        CliRun run = CliRun.of(
+                "pack",
+                "write",
+                "--out",
+                out.toString(),
+                "--blob-set",
+                "set-1",
+                "--blob-id",
+                "7",
+                a.toString(),
+                frames.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         CRC32C crc = new CRC32C();
         crc.update(new byte[] {1, 2, 3});
-        assertThat(run.out()).contains(
-                Long.toUnsignedString(RawPackFormat.entryReference(0)) + "\t3\t" + crc.getValue() + "\t" + a,
-                Long.toUnsignedString(RawPackFormat.entryReference(1)) + "\t70000\t",
-                frames.resolve("f1.bin").toString(),
-                Long.toUnsignedString(RawPackFormat.entryReference(2)) + "\t0\t0\t" + frames.resolve("f2.bin"));
+        assertThat(run.out())
+                .contains(
+                        Long.toUnsignedString(RawPackFormat.entryReference(0)) + "\t3\t" + crc.getValue() + "\t" + a,
+                        Long.toUnsignedString(RawPackFormat.entryReference(1)) + "\t70000\t",
+                        frames.resolve("f1.bin").toString(),
+                        Long.toUnsignedString(RawPackFormat.entryReference(2)) + "\t0\t0\t" + frames.resolve("f2.bin"));
         RawPackFooter footer = PackCommand.readFooter(out);
         assertThat(footer.entryCount()).isEqualTo(3);
         assertThat(footer.blobSet()).isEqualTo("set-1");
@@ -44,7 +55,9 @@ class PackCommandTest {
     void inspectPrintsHeaderMetadataAndEntries() throws IOException {
         Path input = Files.write(dir.resolve("x"), "hello".getBytes());
         Path out = dir.resolve("p.blob");
-        assertThat(CliRun.of("pack", "write", "--out", out.toString(), input.toString()).exitCode()).isZero();
+        assertThat(CliRun.of("pack", "write", "--out", out.toString(), input.toString())
+                        .exitCode())
+                .isZero();
 
         CliRun run = CliRun.of("pack", "inspect", out.toString());
 
@@ -68,14 +81,18 @@ class PackCommandTest {
         CliRun run = CliRun.of("pack", "inspect", out.toString());
 
         assertThat(run.exitCode()).isEqualTo(BlobIngestCli.EXIT_FAULT);
-        assertThat(run.err()).contains(out.toString()).contains("offset " + (bytes.length - 8)).doesNotContain("\tat ");
+        assertThat(run.err())
+                .contains(out.toString())
+                .contains("offset " + (bytes.length - 8))
+                .doesNotContain("\tat ");
     }
 
     @Test
     void writeRefusesSidecarIdZeroAsAUsageError() throws IOException {
         Path input = Files.write(dir.resolve("x"), new byte[1]);
 
-        CliRun run = CliRun.of("pack", "write", "--out", dir.resolve("p.blob").toString(), "--blob-id", "0", input.toString());
+        CliRun run = CliRun.of(
+                "pack", "write", "--out", dir.resolve("p.blob").toString(), "--blob-id", "0", input.toString());
 
         assertThat(run.exitCode()).isEqualTo(BlobIngestCli.EXIT_USAGE);
         assertThat(run.err()).contains("--blob-id").contains("Usage:").doesNotContain("\tat ");
@@ -84,7 +101,12 @@ class PackCommandTest {
 
     @Test
     void writeRefusesAMissingInput() {
-        CliRun run = CliRun.of("pack", "write", "--out", dir.resolve("p.blob").toString(), dir.resolve("nope").toString());
+        CliRun run = CliRun.of(
+                "pack",
+                "write",
+                "--out",
+                dir.resolve("p.blob").toString(),
+                dir.resolve("nope").toString());
 
         assertThat(run.exitCode()).isEqualTo(BlobIngestCli.EXIT_USAGE);
         assertThat(run.err()).contains("no such file or directory");
@@ -103,7 +125,12 @@ class PackCommandTest {
     void verifyPassesSoundPacksAndSkipsDedicatedSidecars() throws IOException {
         Path set = Files.createDirectories(dir.resolve("base/set-1"));
         Path input = Files.write(dir.resolve("x"), new byte[5000]);
-        CliRun.of("pack", "write", "--out", set.resolve("10000000000000000000000000000000.blob").toString(), input.toString());
+        CliRun.of(
+                "pack",
+                "write",
+                "--out",
+                set.resolve("10000000000000000000000000000000.blob").toString(),
+                input.toString());
         Files.write(set.resolve("01000000000000000000000000000000.blob"), new byte[] {9, 9, 9});
 
         CliRun run = CliRun.of("pack", "verify", dir.resolve("base").toString());

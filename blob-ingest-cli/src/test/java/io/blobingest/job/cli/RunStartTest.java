@@ -18,19 +18,23 @@ import org.junit.jupiter.api.io.TempDir;
 /** Where {@code run} starts: a retained checkpoint, a given restore path, or the group's offsets. */
 class RunStartTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aPlainStartThatFindsARetainedCheckpointResumesFromTheNewestAndClaimsIt() throws IOException {
         Path older = retained("job-a", 3);
         Path newest = retained("job-b", 7);
-        Files.setLastModifiedTime(older.resolve("_metadata"),
-                FileTime.fromMillis(Files.getLastModifiedTime(newest.resolve("_metadata"))
-                        .toMillis() - 60_000));
+        Files.setLastModifiedTime(
+                older.resolve("_metadata"),
+                FileTime.fromMillis(
+                        Files.getLastModifiedTime(newest.resolve("_metadata")).toMillis() - 60_000));
 
-        Configuration config = configuration(run("--checkpoint-dir", checkpoints().toString()));
+        Configuration config =
+                configuration(run("--checkpoint-dir", checkpoints().toString()));
 
-        assertThat(Path.of(URI.create(config.get(StateRecoveryOptions.SAVEPOINT_PATH)))).isEqualTo(newest);
+        assertThat(Path.of(URI.create(config.get(StateRecoveryOptions.SAVEPOINT_PATH))))
+                .isEqualTo(newest);
         assertThat(config.get(StateRecoveryOptions.RESTORE_MODE)).isEqualTo(RecoveryClaimMode.CLAIM);
     }
 
@@ -38,7 +42,8 @@ class RunStartTest {
     void freshStartsFromTheGroupsOffsetsDespiteARetainedCheckpoint() throws IOException {
         retained("job", 4);
 
-        Configuration config = configuration(run("--checkpoint-dir", checkpoints().toString(), "--fresh"));
+        Configuration config =
+                configuration(run("--checkpoint-dir", checkpoints().toString(), "--fresh"));
 
         assertThat(config.getOptional(StateRecoveryOptions.SAVEPOINT_PATH)).isEmpty();
     }
@@ -47,8 +52,11 @@ class RunStartTest {
     void aGivenRestorePathIsLeftAsItIs() throws IOException {
         retained("job", 4);
 
-        Configuration config = configuration(run("--checkpoint-dir", checkpoints().toString(),
-                "-D", StateRecoveryOptions.SAVEPOINT_PATH.key() + "=file:///savepoints/savepoint-1"));
+        Configuration config = configuration(run(
+                "--checkpoint-dir",
+                checkpoints().toString(),
+                "-D",
+                StateRecoveryOptions.SAVEPOINT_PATH.key() + "=file:///savepoints/savepoint-1"));
 
         assertThat(config.get(StateRecoveryOptions.SAVEPOINT_PATH)).isEqualTo("file:///savepoints/savepoint-1");
     }
@@ -56,7 +64,8 @@ class RunStartTest {
     @Test
     void anEmptyCheckpointDirectoryStartsFromTheGroupsOffsetsUnlessResumeAsksForACheckpoint() throws IOException {
         assertThat(configuration(run("--checkpoint-dir", checkpoints().toString()))
-                .getOptional(StateRecoveryOptions.SAVEPOINT_PATH)).isEmpty();
+                        .getOptional(StateRecoveryOptions.SAVEPOINT_PATH))
+                .isEmpty();
 
         CliRun resume = CliRun.of(run("--checkpoint-dir", checkpoints().toString(), "--resume"));
         assertThat(resume.exitCode()).isEqualTo(BlobIngestCli.EXIT_USAGE);
@@ -69,8 +78,10 @@ class RunStartTest {
         assertThat(refused.exitCode()).isEqualTo(BlobIngestCli.EXIT_USAGE);
         assertThat(refused.err()).contains("an unbounded run needs --checkpoint-dir", "--fresh");
 
-        assertThat(configuration(run("--fresh")).getOptional(StateRecoveryOptions.SAVEPOINT_PATH)).isEmpty();
-        assertThat(configuration(run("--bounded")).getOptional(StateRecoveryOptions.SAVEPOINT_PATH)).isEmpty();
+        assertThat(configuration(run("--fresh")).getOptional(StateRecoveryOptions.SAVEPOINT_PATH))
+                .isEmpty();
+        assertThat(configuration(run("--bounded")).getOptional(StateRecoveryOptions.SAVEPOINT_PATH))
+                .isEmpty();
     }
 
     @Test
@@ -92,9 +103,18 @@ class RunStartTest {
     }
 
     private String[] run(String... options) {
-        List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", "localhost:1",
-                "--input-topic", "in", "--descriptor-topic", "out", "--dlq-topic", "dlq",
-                "--base", dir.resolve("base").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--bootstrap-servers",
+                "localhost:1",
+                "--input-topic",
+                "in",
+                "--descriptor-topic",
+                "out",
+                "--dlq-topic",
+                "dlq",
+                "--base",
+                dir.resolve("base").toString()));
         args.addAll(List.of(options));
         return args.toArray(String[]::new);
     }

@@ -33,8 +33,14 @@ public final class FlinkJvm {
         this.log = log;
     }
 
-    static FlinkJvm start(String name, List<String> command, Map<String, String> environment, Path workingDirectory,
-            Path out, Path log) throws IOException {
+    static FlinkJvm start(
+            String name,
+            List<String> command,
+            Map<String, String> environment,
+            Path workingDirectory,
+            Path out,
+            Path log)
+            throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(workingDirectory.toFile())
                 .redirectErrorStream(true)
@@ -68,11 +74,16 @@ public final class FlinkJvm {
     /** SIGKILL: no shutdown hook, no deregistration; checks that it was the JVM that died so. */
     public void kill() throws InterruptedException {
         ProcessHandle handle = process.toHandle();
-        assertThat(handle.info().command()).as("the killed process").hasValueSatisfying(
-                command -> assertThat(Path.of(command).getFileName()).hasToString("java"));
+        assertThat(handle.info().command())
+                .as("the killed process")
+                .hasValueSatisfying(
+                        command -> assertThat(Path.of(command).getFileName()).hasToString("java"));
         process.destroyForcibly();
-        assertThat(process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).as(name + " died").isTrue();
-        assertThat(process.exitValue()).as("exit code of " + name + " killed by SIGKILL")
+        assertThat(process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+                .as(name + " died")
+                .isTrue();
+        assertThat(process.exitValue())
+                .as("exit code of " + name + " killed by SIGKILL")
                 .isEqualTo(SIGKILL_EXIT_CODE);
     }
 

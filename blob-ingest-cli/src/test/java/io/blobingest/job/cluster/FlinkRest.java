@@ -16,7 +16,8 @@ final class FlinkRest {
 
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT).build();
     private final ObjectMapper json = new ObjectMapper();
     private final URI base;
 
@@ -27,7 +28,9 @@ final class FlinkRest {
     /** The resource ids of the TaskManagers registered with the ResourceManager. */
     Set<String> taskManagers() throws IOException, InterruptedException {
         Set<String> ids = new TreeSet<>();
-        get("taskmanagers").path("taskmanagers").forEach(tm -> ids.add(tm.path("id").asText()));
+        get("taskmanagers")
+                .path("taskmanagers")
+                .forEach(tm -> ids.add(tm.path("id").asText()));
         return ids;
     }
 
@@ -52,7 +55,8 @@ final class FlinkRest {
             if (!vertex.path("status").asText().equals("RUNNING")) {
                 return Set.of();
             }
-            for (JsonNode tm : get("jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/taskmanagers")
+            for (JsonNode tm : get("jobs/" + jobId + "/vertices/"
+                            + vertex.path("id").asText() + "/taskmanagers")
                     .path("taskmanagers")) {
                 if (!tm.path("status").asText().equals("RUNNING")) {
                     return Set.of();
@@ -81,8 +85,8 @@ final class FlinkRest {
         HttpResponse<String> response =
                 http.send(request.timeout(REQUEST_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() / 100 != 2) {
-            throw new IOException(response.request().method() + " " + response.uri() + ": HTTP "
-                    + response.statusCode() + " " + response.body());
+            throw new IOException(response.request().method() + " " + response.uri() + ": HTTP " + response.statusCode()
+                    + " " + response.body());
         }
         return response.body();
     }

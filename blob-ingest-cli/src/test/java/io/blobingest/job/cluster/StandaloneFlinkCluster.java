@@ -42,13 +42,15 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     private static final String BASH_JAVA_UTILS_CLASS = "org.apache.flink.runtime.util.bash.BashJavaUtils";
     /** BashJavaUtils' prefix of a result line (BashJavaUtils.EXECUTION_PREFIX). */
     private static final String EXECUTION_RESULT_PREFIX = "BASH_JAVA_UTILS_EXEC_RESULT:";
+
     private static final String HOST = "localhost";
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
     /**
      * The JVM options of the {@code config.yaml} a Flink 2.2 distribution ships
      * ({@code env.java.opts.all}): what Flink itself needs on Java 17.
      */
-    private static final String FLINK_JAVA_17_OPTIONS = String.join(" ",
+    private static final String FLINK_JAVA_17_OPTIONS = String.join(
+            " ",
             "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
             "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
             "--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED",
@@ -161,11 +163,14 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         List<String> programArgs = new ArrayList<>(args);
         programArgs.addAll(List.of("--configDir", conf.toString()));
         programArgs.addAll(params.get(1));
-        FlinkJvm taskManager = startJvm(name, params.get(0), javaOptions("env.java.opts.taskmanager"),
-                TASK_MANAGER_CLASS, programArgs);
+        FlinkJvm taskManager = startJvm(
+                name, params.get(0), javaOptions("env.java.opts.taskmanager"), TASK_MANAGER_CLASS, programArgs);
         taskManagers.put(name, taskManager);
-        awaitUntil(() -> rest.taskManagers().contains(name), List.of(jobManager, taskManager),
-                "TaskManager " + name + " registered", START_TIMEOUT);
+        awaitUntil(
+                () -> rest.taskManagers().contains(name),
+                List.of(jobManager, taskManager),
+                "TaskManager " + name + " registered",
+                START_TIMEOUT);
         return taskManager;
     }
 
@@ -173,7 +178,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     public FlinkJvm taskManager(String resourceId) {
         FlinkJvm taskManager = taskManagers.get(resourceId);
         if (taskManager == null) {
-            throw new AssertionError("no TaskManager " + resourceId + " was started; started: " + taskManagers.keySet());
+            throw new AssertionError(
+                    "no TaskManager " + resourceId + " was started; started: " + taskManagers.keySet());
         }
         return taskManager;
     }
@@ -183,8 +189,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
      * FLINK_CONF_DIR} set to this cluster's configuration) with {@code args} and waits until it exits.
      */
     public FlinkJvm runClient(List<String> args, Duration timeout) throws IOException, InterruptedException {
-        FlinkJvm client = startJvm("client-" + processes.size(), List.of(), javaOptions("env.java.opts.client"),
-                CLIENT_CLASS, args);
+        FlinkJvm client = startJvm(
+                "client-" + processes.size(), List.of(), javaOptions("env.java.opts.client"), CLIENT_CLASS, args);
         client.awaitExit(timeout);
         return client;
     }
@@ -192,10 +198,14 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     /** The id of the one job the cluster knows, once it has one. */
     public String awaitOnlyJob(Duration timeout) throws IOException, InterruptedException {
         AtomicReference<Set<String>> jobs = new AtomicReference<>();
-        awaitUntil(() -> {
-            jobs.set(rest.jobs());
-            return !jobs.get().isEmpty();
-        }, List.of(jobManager), "a job on the cluster", timeout);
+        awaitUntil(
+                () -> {
+                    jobs.set(rest.jobs());
+                    return !jobs.get().isEmpty();
+                },
+                List.of(jobManager),
+                "a job on the cluster",
+                timeout);
         if (jobs.get().size() != 1) {
             throw new AssertionError("expected one job on the cluster, found " + jobs.get());
         }
@@ -206,14 +216,19 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
      * The TaskManagers running the job, once every subtask of it is running: the job is deployed
      * and {@code expected} holds for them.
      */
-    public Set<String> awaitTaskManagersRunning(String jobId, Predicate<Set<String>> expected, String what,
-            Duration timeout) throws IOException, InterruptedException {
+    public Set<String> awaitTaskManagersRunning(
+            String jobId, Predicate<Set<String>> expected, String what, Duration timeout)
+            throws IOException, InterruptedException {
         AtomicReference<Set<String>> running = new AtomicReference<>(Set.of());
         try {
-            awaitUntil(() -> {
-                running.set(rest.taskManagersRunning(jobId));
-                return !running.get().isEmpty() && expected.test(running.get());
-            }, List.of(jobManager), "job " + jobId + " running on " + what, timeout);
+            awaitUntil(
+                    () -> {
+                        running.set(rest.taskManagersRunning(jobId));
+                        return !running.get().isEmpty() && expected.test(running.get());
+                    },
+                    List.of(jobManager),
+                    "job " + jobId + " running on " + what,
+                    timeout);
         } catch (AssertionError e) {
             throw new AssertionError(e.getMessage() + "; last seen running on " + running.get(), e);
         }
@@ -228,7 +243,10 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     /** Cancels the job and waits until it is {@code CANCELED}. */
     public void cancel(String jobId, Duration timeout) throws IOException, InterruptedException {
         rest.cancel(jobId);
-        awaitUntil(() -> rest.jobState(jobId).equals("CANCELED"), List.of(jobManager), "job " + jobId + " canceled",
+        awaitUntil(
+                () -> rest.jobState(jobId).equals("CANCELED"),
+                List.of(jobManager),
+                "job " + jobId + " canceled",
                 timeout);
     }
 
@@ -253,9 +271,12 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         List<List<String>> params = resourceParams("GET_JM_RESOURCE_PARAMS", List.of());
         List<String> programArgs = new ArrayList<>(params.get(1));
         programArgs.addAll(List.of("--configDir", conf.toString(), "--executionMode", "cluster"));
-        jobManager = startJvm("jobmanager", params.get(0), javaOptions("env.java.opts.jobmanager"),
-                JOB_MANAGER_CLASS, programArgs);
-        awaitUntil(() -> rest.taskManagers() != null, List.of(jobManager), "the JobManager's REST endpoint",
+        jobManager = startJvm(
+                "jobmanager", params.get(0), javaOptions("env.java.opts.jobmanager"), JOB_MANAGER_CLASS, programArgs);
+        awaitUntil(
+                () -> rest.taskManagers() != null,
+                List.of(jobManager),
+                "the JobManager's REST endpoint",
                 START_TIMEOUT);
     }
 
@@ -265,8 +286,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
      */
     private List<List<String>> resourceParams(String command, List<String> args)
             throws IOException, InterruptedException {
-        List<String> commandLine = new ArrayList<>(List.of(java(), "-classpath", classpath, BASH_JAVA_UTILS_CLASS,
-                command, "--configDir", conf.toString()));
+        List<String> commandLine = new ArrayList<>(List.of(
+                java(), "-classpath", classpath, BASH_JAVA_UTILS_CLASS, command, "--configDir", conf.toString()));
         commandLine.addAll(args);
         Path out = logs.resolve("bash-java-utils-" + processes.size() + ".out");
         FlinkJvm utils = FlinkJvm.start("bash-java-utils " + command, commandLine, Map.of(), home, out, out);
@@ -276,7 +297,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         } finally {
             utils.stop();
         }
-        List<List<String>> results = utils.output().lines()
+        List<List<String>> results = utils.output()
+                .lines()
                 .filter(line -> line.startsWith(EXECUTION_RESULT_PREFIX))
                 .map(line -> words(line.substring(EXECUTION_RESULT_PREFIX.length())))
                 .collect(Collectors.toList());
@@ -287,9 +309,13 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         return results;
     }
 
-    /** Starts a Flink process as {@code flink-daemon.sh} / {@code bin/flink} would: JVM options, Java options, log settings. */
-    private FlinkJvm startJvm(String name, List<String> jvmParams, List<String> javaOptions, String mainClass,
-            List<String> programArgs) throws IOException {
+    /**
+     * Starts a Flink process as {@code flink-daemon.sh} / {@code bin/flink} would: JVM options, Java options, log
+     * settings.
+     */
+    private FlinkJvm startJvm(
+            String name, List<String> jvmParams, List<String> javaOptions, String mainClass, List<String> programArgs)
+            throws IOException {
         Path log = logs.resolve(name + ".log");
         List<String> command = new ArrayList<>();
         command.add(java());
@@ -373,7 +399,9 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     }
 
     private static List<String> words(String line) {
-        return Arrays.stream(line.trim().split("\\s+")).filter(word -> !word.isEmpty()).collect(Collectors.toList());
+        return Arrays.stream(line.trim().split("\\s+"))
+                .filter(word -> !word.isEmpty())
+                .collect(Collectors.toList());
     }
 
     private static int freePort() throws IOException {
@@ -395,7 +423,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
      * (Flink's RPC system configures log4j again from its own class loader; a truncating appender
      * would lose everything logged before).
      */
-    private static final String LOG4J_PROPERTIES = String.join("\n",
+    private static final String LOG4J_PROPERTIES = String.join(
+            "\n",
             "rootLogger.level = INFO",
             "rootLogger.appenderRef.file.ref = MainAppender",
             "appender.main.name = MainAppender",

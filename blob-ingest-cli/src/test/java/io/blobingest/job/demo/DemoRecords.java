@@ -60,15 +60,16 @@ final class DemoRecords {
                 if (workload.kind(i) == DemoRecordKind.EXTERNAL_INGEST) {
                     // The job fetches these; here their bytes are placed directly, as the fetch stage would.
                     byte[] bytes = workload.fileBytes(i);
-                    records.descriptors.add(records.descriptor(input, BlobDescriptor.inline(bytes.length), bytes,
-                            workload.passedThroughHeaders(i)));
+                    records.descriptors.add(records.descriptor(
+                            input, BlobDescriptor.inline(bytes.length), bytes, workload.passedThroughHeaders(i)));
                     continue;
                 }
                 ClassifiedRecord classified = classifier.classify(input);
                 if (classified instanceof PlacedBlob placed) {
                     BlobDescriptor descriptor = switch (placed.placement()) {
                         case INLINE -> BlobDescriptor.inline(placed.bytes().length);
-                        case PACKED -> BlobDescriptor.packed(packWriter.append(placed.bytes()), placed.bytes().length, 1);
+                        case PACKED ->
+                            BlobDescriptor.packed(packWriter.append(placed.bytes()), placed.bytes().length, 1);
                         case DEDICATED -> {
                             long id = nextSidecar++;
                             Files.write(Path.of(BlobSets.sidecarUri(base.toUri(), BLOB_SET, id)), placed.bytes());
@@ -88,8 +89,10 @@ final class DemoRecords {
 
     static BlobRecordClassifier classifier(DemoWorkload workload) {
         return new BlobRecordClassifier(
-                new PlacementPolicy(DemoWorkload.INLINE_MAX_SIZE.getBytes(),
-                        PlacementPolicy.LANCE_DEDICATED_THRESHOLD_BYTES, 16L << 20),
+                new PlacementPolicy(
+                        DemoWorkload.INLINE_MAX_SIZE.getBytes(),
+                        PlacementPolicy.LANCE_DEDICATED_THRESHOLD_BYTES,
+                        16L << 20),
                 List.of(workload.externalPrefix()),
                 16L << 30);
     }
@@ -106,14 +109,29 @@ final class DemoRecords {
 
     /** A copy of {@code record} at another offset of the topic, as a second delivery would be. */
     static ConsumerRecord<byte[], byte[]> redelivered(ConsumerRecord<byte[], byte[]> record, long offset) {
-        return new ConsumerRecord<>(record.topic(), record.partition(), offset, 0L, TimestampType.CREATE_TIME, -1, -1,
-                record.key(), record.value(), record.headers(), Optional.empty());
+        return new ConsumerRecord<>(
+                record.topic(),
+                record.partition(),
+                offset,
+                0L,
+                TimestampType.CREATE_TIME,
+                -1,
+                -1,
+                record.key(),
+                record.value(),
+                record.headers(),
+                Optional.empty());
     }
 
     private ConsumerRecord<byte[], byte[]> descriptor(
             BlobRecord input, BlobDescriptor descriptor, byte[] bytes, List<DescriptorRow.Attribute> attributes) {
         boolean owned = descriptor.kind() == BlobKind.PACKED || descriptor.kind() == BlobKind.DEDICATED;
-        DescriptorRow row = new DescriptorRow(input.key(), input.topic(), input.partition(), input.offset(), descriptor,
+        DescriptorRow row = new DescriptorRow(
+                input.key(),
+                input.topic(),
+                input.partition(),
+                input.offset(),
+                descriptor,
                 owned ? BLOB_SET : null,
                 descriptor.kind() == BlobKind.INLINE ? bytes : null,
                 bytes == null ? null : crc32c(bytes),
@@ -124,13 +142,24 @@ final class DemoRecords {
     private ConsumerRecord<byte[], byte[]> deadLetter(DemoWorkload workload, int index, DeadLetterCode code) {
         ProducerRecord<byte[], byte[]> input = workload.producerRecord("demo-dead-letters", PARTITIONS, index);
         input.headers().add(BlobHeaders.ERROR, code.wireName().getBytes(StandardCharsets.UTF_8));
-        return consumerRecord(new ProducerRecord<>("demo-dead-letters", 0, input.key(), input.value(), input.headers()),
+        return consumerRecord(
+                new ProducerRecord<>("demo-dead-letters", 0, input.key(), input.value(), input.headers()),
                 deadLetters.size());
     }
 
     private static ConsumerRecord<byte[], byte[]> consumerRecord(ProducerRecord<byte[], byte[]> record, long offset) {
-        return new ConsumerRecord<>(record.topic(), 0, offset, 0L, TimestampType.CREATE_TIME, -1, -1,
-                record.key(), record.value(), new RecordHeaders(record.headers().toArray()), Optional.empty());
+        return new ConsumerRecord<>(
+                record.topic(),
+                0,
+                offset,
+                0L,
+                TimestampType.CREATE_TIME,
+                -1,
+                -1,
+                record.key(),
+                record.value(),
+                new RecordHeaders(record.headers().toArray()),
+                Optional.empty());
     }
 
     private static long crc32c(byte[] bytes) {

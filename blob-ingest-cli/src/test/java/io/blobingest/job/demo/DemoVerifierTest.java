@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DemoVerifierTest {
 
-    @TempDir Path base;
+    @TempDir
+    Path base;
+
     private DemoWorkload workload;
     private DemoVerifier verifier;
 
@@ -38,7 +40,9 @@ class DemoVerifierTest {
 
         assertThat(verification.problems()).isEmpty();
         assertThat(verification.everyBlobMatched()).isTrue();
-        assertThat(verification.blobsMatched()).isEqualTo(records.descriptors.size()).isPositive();
+        assertThat(verification.blobsMatched())
+                .isEqualTo(records.descriptors.size())
+                .isPositive();
         assertThat(verification.deadLettersMatched()).isEqualTo(records.deadLetters.size());
         assertThat(verification.ingestPlaced()).isEqualTo(1);
         assertThat(verification.batches()).isPositive();
@@ -49,8 +53,10 @@ class DemoVerifierTest {
         DemoRecords records = DemoRecords.place(workload, base);
         int segment = 95;
         assertThat(workload.kind(segment)).isEqualTo(DemoRecordKind.VIDEO_SEGMENT);
-        try (RandomAccessFile file = new RandomAccessFile(Path.of(BlobSets.sidecarUri(base.toUri(),
-                DemoRecords.BLOB_SET, 2)).toFile(), "rw")) {
+        try (RandomAccessFile file = new RandomAccessFile(
+                Path.of(BlobSets.sidecarUri(base.toUri(), DemoRecords.BLOB_SET, 2))
+                        .toFile(),
+                "rw")) {
             file.seek(1000);
             int b = file.read();
             file.seek(1000);
@@ -60,7 +66,9 @@ class DemoVerifierTest {
         Verification verification = verifier.check(records.descriptors, records.deadLetters);
 
         assertThat(verification.everyBlobMatched()).isFalse();
-        assertThat(verification.problems()).singleElement().asString()
+        assertThat(verification.problems())
+                .singleElement()
+                .asString()
                 .startsWith("record 95 (video segment): read back")
                 .contains("first at byte 1000");
     }
@@ -74,7 +82,9 @@ class DemoVerifierTest {
         Verification verification = verifier.check(records.descriptors, deadLetters);
 
         assertThat(verification.everyBlobMatched()).isFalse();
-        assertThat(verification.problems()).singleElement().asString()
+        assertThat(verification.problems())
+                .singleElement()
+                .asString()
                 .isEqualTo("record 5 (bad record): expected a dead letter null-value, found nothing");
     }
 

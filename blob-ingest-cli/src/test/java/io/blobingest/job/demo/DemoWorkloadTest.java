@@ -7,7 +7,6 @@ import io.blobingest.placement.BlobRecordClassifier;
 import io.blobingest.placement.ClassifiedRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.ExternalFetch;
-import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.PlacedBlob;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -86,11 +85,23 @@ class DemoWorkloadTest {
 
     private static void assertOutcome(DemoWorkload workload, int index, ClassifiedRecord classified) {
         switch (workload.kind(index)) {
-            case BAD -> assertThat(classified).as("record %d", index).isInstanceOfSatisfying(DeadLetter.class,
-                    deadLetter -> assertThat(deadLetter.code()).isEqualTo(workload.fault(index).expectedCode()));
-            case EXTERNAL_INGEST -> assertThat(classified).as("record %d", index).isInstanceOf(ExternalFetch.class);
-            default -> assertThat(classified).as("record %d", index).isInstanceOfSatisfying(PlacedBlob.class,
-                    placed -> assertThat(BlobKind.valueOf(placed.placement().name())).isEqualTo(workload.expectedKind(index)));
+            case BAD ->
+                assertThat(classified)
+                        .as("record %d", index)
+                        .isInstanceOfSatisfying(
+                                DeadLetter.class,
+                                deadLetter -> assertThat(deadLetter.code())
+                                        .isEqualTo(workload.fault(index).expectedCode()));
+            case EXTERNAL_INGEST ->
+                assertThat(classified).as("record %d", index).isInstanceOf(ExternalFetch.class);
+            default ->
+                assertThat(classified)
+                        .as("record %d", index)
+                        .isInstanceOfSatisfying(
+                                PlacedBlob.class,
+                                placed -> assertThat(BlobKind.valueOf(
+                                                placed.placement().name()))
+                                        .isEqualTo(workload.expectedKind(index)));
         }
     }
 }

@@ -58,12 +58,15 @@ class S3LeftoversITCase {
                 Leftovers secondRun = Leftovers.under(S3.uri("aborted-twice"), S3.flinkConfiguration())) {
             Leftover listedByFirst = firstRun.find().get(0);
             Leftover listedBySecond = secondRun.find().get(0);
-            assertThat(List.of(listedByFirst.uploadId(), listedBySecond.uploadId())).containsOnly(uploadId);
+            assertThat(List.of(listedByFirst.uploadId(), listedBySecond.uploadId()))
+                    .containsOnly(uploadId);
 
             assertThat(firstRun.remove(listedByFirst)).isTrue();
             assertThat(S3.inProgressMultipartUploads()).doesNotContain(new InProgressUpload(key, uploadId));
 
-            assertThat(secondRun.remove(listedBySecond)).as("removed already, so done").isFalse();
+            assertThat(secondRun.remove(listedBySecond))
+                    .as("removed already, so done")
+                    .isFalse();
             assertThat(secondRun.find()).isEmpty();
         }
     }
@@ -92,7 +95,9 @@ class S3LeftoversITCase {
                         AwsBasicCredentials.create(S3ServerExtension.ACCESS_KEY, S3ServerExtension.SECRET_KEY)))
                 .httpClient(UrlConnectionHttpClient.create())
                 .build()) {
-            return client.createMultipartUpload(request -> request.bucket(S3.bucket()).key(key)).uploadId();
+            return client.createMultipartUpload(
+                            request -> request.bucket(S3.bucket()).key(key))
+                    .uploadId();
         }
     }
 }

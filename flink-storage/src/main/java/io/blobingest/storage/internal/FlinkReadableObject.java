@@ -2,12 +2,6 @@ package io.blobingest.storage.internal;
 
 import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.objectlayer.storage.ScatterTarget;
-
-import org.apache.flink.core.fs.ByteBufferReadable;
-import org.apache.flink.core.fs.FSDataInputStream;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.fs.Path;
-
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.URI;
@@ -17,6 +11,10 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.core.fs.ByteBufferReadable;
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
 
 /**
  * One object of a Flink {@link FileSystem}, read with positioned reads on lazily opened streams.
@@ -42,6 +40,7 @@ public final class FlinkReadableObject implements ReadableObject {
     private final long length;
     /** Streams no read is using. Guarded by {@code this}, as {@code closed} is. */
     private final Deque<Stream> idle = new ArrayDeque<>();
+
     private boolean closed;
 
     /** An open stream and the staging array kept with it: a merged read's is megabytes long. */
@@ -72,8 +71,7 @@ public final class FlinkReadableObject implements ReadableObject {
     }
 
     @Override
-    public void readFully(long position, byte[] buffer, int offset, int length)
-            throws IOException {
+    public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, buffer.length);
         checkWithinObject(position, length, "");
         if (length == 0) {
@@ -88,8 +86,7 @@ public final class FlinkReadableObject implements ReadableObject {
             }
         } catch (IOException e) {
             throw IoErrors.withContext(
-                    location + ": reading " + length + " bytes at offset " + position + " failed",
-                    e);
+                    location + ": reading " + length + " bytes at offset " + position + " failed", e);
         }
     }
 
@@ -100,8 +97,7 @@ public final class FlinkReadableObject implements ReadableObject {
      * (the local file system) one positioned read per array target, straight into the array.
      */
     @Override
-    public void readScattered(long position, List<ScatterTarget> targets)
-            throws IOException {
+    public void readScattered(long position, List<ScatterTarget> targets) throws IOException {
         long total = ScatterTarget.totalLength(targets);
         String scattered = " (scattered into " + targets.size() + " targets)";
         checkWithinObject(position, total, scattered);
@@ -114,7 +110,9 @@ public final class FlinkReadableObject implements ReadableObject {
                 if (fileSystem.isDistributedFS() && total <= MAX_STAGING_LENGTH) {
                     readStaged(stream, position, (int) total, targets);
                 } else {
-                    ScatterTarget.readEach(position, targets,
+                    ScatterTarget.readEach(
+                            position,
+                            targets,
                             (at, array, offset, length) -> readRange(stream.in, at, array, offset, length));
                 }
             } finally {
@@ -122,27 +120,21 @@ public final class FlinkReadableObject implements ReadableObject {
             }
         } catch (IOException e) {
             throw IoErrors.withContext(
-                    location + ": reading " + total + " bytes at offset " + position + scattered
-                            + " failed",
-                    e);
+                    location + ": reading " + total + " bytes at offset " + position + scattered + " failed", e);
         }
     }
 
-    private void checkWithinObject(long position, long length, String scattered)
-            throws EOFException {
+    private void checkWithinObject(long position, long length, String scattered) throws EOFException {
         if (position < 0) {
-            throw new IllegalArgumentException(
-                    location + ": negative read position " + position);
+            throw new IllegalArgumentException(location + ": negative read position " + position);
         }
         if (position > this.length - length) {
-            throw new EOFException(
-                    location + ": wanted " + length + " bytes at offset " + position + scattered
-                            + ", the object is " + this.length + " bytes long");
+            throw new EOFException(location + ": wanted " + length + " bytes at offset " + position + scattered
+                    + ", the object is " + this.length + " bytes long");
         }
     }
 
-    private static void readStaged(
-            Stream stream, long position, int length, List<ScatterTarget> targets)
+    private static void readStaged(Stream stream, long position, int length, List<ScatterTarget> targets)
             throws IOException {
         if (stream.staging.length < length) {
             stream.staging = new byte[length];
@@ -152,15 +144,13 @@ public final class FlinkReadableObject implements ReadableObject {
         int at = 0;
         for (ScatterTarget target : targets) {
             if (!target.isHole()) {
-                System.arraycopy(
-                        staging, at, target.array(), target.offset(), (int) target.length());
+                System.arraycopy(staging, at, target.array(), target.offset(), (int) target.length());
             }
             at += (int) target.length();
         }
     }
 
-    private static void readRange(
-            FSDataInputStream in, long position, byte[] buffer, int offset, int length)
+    private static void readRange(FSDataInputStream in, long position, byte[] buffer, int offset, int length)
             throws IOException {
         if (in instanceof ByteBufferReadable) {
             readPositioned((ByteBufferReadable) in, position, buffer, offset, length);
@@ -169,14 +159,15 @@ public final class FlinkReadableObject implements ReadableObject {
         }
     }
 
-    private static void readPositioned(
-            ByteBufferReadable in, long position, byte[] buffer, int offset, int length)
+    private static void readPositioned(ByteBufferReadable in, long position, byte[] buffer, int offset, int length)
             throws IOException {
         int done = 0;
         while (done < length) {
             // A fresh buffer per call: Flink's Hadoop stream ignores and keeps the buffer's
             // position, its local stream advances it.
-            int n = in.read(position + done, ByteBuffer.wrap(buffer, offset + done, length - done).slice());
+            int n = in.read(
+                    position + done,
+                    ByteBuffer.wrap(buffer, offset + done, length - done).slice());
             if (n <= 0) {
                 throw new EOFException("the object ended at offset " + (position + done));
             }
@@ -184,8 +175,7 @@ public final class FlinkReadableObject implements ReadableObject {
         }
     }
 
-    private static void readAfterSeek(
-            FSDataInputStream in, long position, byte[] buffer, int offset, int length)
+    private static void readAfterSeek(FSDataInputStream in, long position, byte[] buffer, int offset, int length)
             throws IOException {
         in.seek(position);
         int done = 0;

@@ -1,7 +1,6 @@
 package io.blobingest.storage.testing;
 
 import io.blobingest.storage.FlinkFileSystems;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,7 +23,8 @@ public final class FlinkTestPlugins {
      * @throws IllegalStateException if the jar is missing, saying how the build provides it
      */
     public static Path root() {
-        Path root = Path.of(System.getProperty(PROPERTY, "target/flink-plugins")).toAbsolutePath();
+        Path root =
+                Path.of(System.getProperty(PROPERTY, "target/flink-plugins")).toAbsolutePath();
         Path s3 = root.resolve(FlinkFileSystems.S3_PLUGIN_DIRECTORY);
         if (!containsJar(s3)) {
             throw new IllegalStateException(

@@ -1,13 +1,12 @@
 package io.blobingest.storage.testing;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.jclouds.blobstore.BlobStore;
 import org.jclouds.blobstore.domain.Blob;
 import org.jclouds.blobstore.domain.BlobMetadata;
 import org.jclouds.blobstore.options.GetOptions;
 import org.jclouds.blobstore.util.ForwardingBlobStore;
-
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The store behind S3Proxy, recording the object GETs and HEADs it serves. S3Proxy turns one HTTP

@@ -44,12 +44,16 @@ public final class BackfillCommand implements Callable<Integer> {
 
     private static final String DEFAULT_PREFIX = "blob-backfill-";
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Mixin JobOptions job;
+    @Mixin
+    JobOptions job;
 
-    @Option(names = "--from", description = "Descriptor manifests to backfill: a directory such as"
-            + " <old base>/_descriptors (a path, file:// or s3://), or one manifest.")
+    @Option(
+            names = "--from",
+            description = "Descriptor manifests to backfill: a directory such as"
+                    + " <old base>/_descriptors (a path, file:// or s3://), or one manifest.")
     String from;
 
     @Override
@@ -61,16 +65,19 @@ public final class BackfillCommand implements Callable<Integer> {
         StreamExecutionEnvironment env = manifests.isPresent()
                 ? job.build(config, (environment, c) -> BackfillJob.build(environment, c, manifests.get()))
                 : job.build(config, IngestJob::build);
-        out.printf("blob-ingest backfill: %s -> %s (descriptors: %s, dead letters: %s)%n",
+        out.printf(
+                "blob-ingest backfill: %s -> %s (descriptors: %s, dead letters: %s)%n",
                 manifests.map(Path::toString).orElseGet(() -> "topic " + config.get(BlobKafkaOptions.INPUT_TOPIC)),
-                config.get(RawPackSinkOptions.BASE_PATH), config.get(BlobKafkaOptions.DESCRIPTOR_TOPIC),
+                config.get(RawPackSinkOptions.BASE_PATH),
+                config.get(BlobKafkaOptions.DESCRIPTOR_TOPIC),
                 config.get(BlobKafkaOptions.DEAD_LETTER_TOPIC));
         out.flush();
         RunBaseline baseline = JobOptions.baseline(config);
         Optional<JobExecutionResult> result = job.execute(env, config);
         if (result.isPresent()) {
             if (manifests.isPresent()) {
-                out.printf("backfill summary: %d re-entered, %d passed through%n",
+                out.printf(
+                        "backfill summary: %d re-entered, %d passed through%n",
                         SplitManifestRows.reentered(result.get().getAllAccumulatorResults()),
                         SplitManifestRows.passedThrough(result.get().getAllAccumulatorResults()));
             }
@@ -92,9 +99,12 @@ public final class BackfillCommand implements Callable<Integer> {
             if (job.inputTopic != null) {
                 throw new ParameterException(spec.commandLine(), "give exactly one of --from and --input-topic");
             }
-            if (!config.contains(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX) && !config.contains(BlobKafkaOptions.GROUP_ID)) {
-                config.set(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX, DEFAULT_PREFIX + UUID.nameUUIDFromBytes(
-                        fromUri().toString().getBytes(StandardCharsets.UTF_8)));
+            if (!config.contains(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX)
+                    && !config.contains(BlobKafkaOptions.GROUP_ID)) {
+                config.set(
+                        BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX,
+                        DEFAULT_PREFIX
+                                + UUID.nameUUIDFromBytes(fromUri().toString().getBytes(StandardCharsets.UTF_8)));
             }
         } else {
             if (!config.contains(BlobKafkaOptions.INPUT_TOPIC)) {

@@ -26,7 +26,8 @@ public final class JobCli implements Runnable {
     public static final int EXIT_FAULT = 1;
     public static final int EXIT_USAGE = 2;
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public void run() {
@@ -57,23 +58,22 @@ public final class JobCli implements Runnable {
     /** A command line for {@code command} with this project's exit codes and one-line error reports. */
     public static CommandLine commandLine(Object command) {
         CommandLine commandLine = new CommandLine(command);
-        commandLine.setExecutionExceptionHandler(
-                (exception, cmd, parseResult) -> {
-                    // A fault in the data or the file system, not a bug: one line, no stack trace.
-                    cmd.getErr().println("error: " + describe(exception));
-                    cmd.getErr().flush();
-                    return EXIT_FAULT;
-                });
-        commandLine.setParameterExceptionHandler(
-                (exception, args) -> {
-                    CommandLine cmd = exception.getCommandLine();
-                    cmd.getErr().println("error: " + exception.getMessage());
-                    CommandLine.Help help = cmd.getHelp();
-                    cmd.getErr().println((help.synopsisHeading() + help.synopsis(help.synopsisHeadingLength())).stripTrailing());
-                    cmd.getErr().println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more.");
-                    cmd.getErr().flush();
-                    return EXIT_USAGE;
-                });
+        commandLine.setExecutionExceptionHandler((exception, cmd, parseResult) -> {
+            // A fault in the data or the file system, not a bug: one line, no stack trace.
+            cmd.getErr().println("error: " + describe(exception));
+            cmd.getErr().flush();
+            return EXIT_FAULT;
+        });
+        commandLine.setParameterExceptionHandler((exception, args) -> {
+            CommandLine cmd = exception.getCommandLine();
+            cmd.getErr().println("error: " + exception.getMessage());
+            CommandLine.Help help = cmd.getHelp();
+            cmd.getErr()
+                    .println((help.synopsisHeading() + help.synopsis(help.synopsisHeadingLength())).stripTrailing());
+            cmd.getErr().println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more.");
+            cmd.getErr().flush();
+            return EXIT_USAGE;
+        });
         return commandLine;
     }
 
@@ -94,7 +94,8 @@ public final class JobCli implements Runnable {
         }
         Throwable cause = deepestIo != null ? deepestIo : root;
         String message = messageOf(exception);
-        return cause == exception ? message
+        return cause == exception
+                ? message
                 : message + " (caused by " + cause.getClass().getSimpleName() + ": " + messageOf(cause) + ")";
     }
 

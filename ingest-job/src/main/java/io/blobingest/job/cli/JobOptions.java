@@ -51,7 +51,8 @@ final class JobOptions {
         void build(StreamExecutionEnvironment env, Configuration config);
     }
 
-    @Spec(Spec.Target.MIXEE) CommandSpec spec;
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
 
     @Option(names = "--bootstrap-servers", description = "Kafka bootstrap servers (kafka.bootstrap-servers).")
     String bootstrapServers;
@@ -65,8 +66,10 @@ final class JobOptions {
     @Option(names = "--dlq-topic", description = "Dead-letter topic (kafka.dead-letter-topic).")
     String deadLetterTopic;
 
-    @Option(names = "--group-id", description = "Consumer group and transactional id prefix (kafka.group-id;"
-            + " default: blob-ingest-<input topic> for run, blob-backfill-<input topic> for backfill).")
+    @Option(
+            names = "--group-id",
+            description = "Consumer group and transactional id prefix (kafka.group-id;"
+                    + " default: blob-ingest-<input topic> for run, blob-backfill-<input topic> for backfill).")
     String groupId;
 
     @Option(names = "--base", description = "Storage root, a directory or URI (sink.raw-pack.base-path).")
@@ -75,31 +78,42 @@ final class JobOptions {
     @Option(names = "--parallelism", description = "Job parallelism (parallelism.default).")
     Integer parallelism;
 
-    @Option(names = "--checkpoint-interval", description = "Checkpoint interval, e.g. 10s"
-            + " (execution.checkpointing.interval; default: 10s).")
+    @Option(
+            names = "--checkpoint-interval",
+            description = "Checkpoint interval, e.g. 10s" + " (execution.checkpointing.interval; default: 10s).")
     String checkpointInterval;
 
     @Option(names = "--bounded", description = "Read up to the offsets that are latest at start, commit, exit 0.")
     boolean bounded;
 
-    @Option(names = "--checkpoint-dir", description = "Directory where checkpoints are retained"
-            + " (execution.checkpointing.dir); a start that finds one there resumes from the latest.")
+    @Option(
+            names = "--checkpoint-dir",
+            description = "Directory where checkpoints are retained"
+                    + " (execution.checkpointing.dir); a start that finds one there resumes from the latest.")
     Path checkpointDir;
 
-    @Option(names = "--resume", description = "Restart from the latest checkpoint retained in the checkpoint"
-            + " directory, and fail if there is none (without it, a retained checkpoint is resumed all the same).")
+    @Option(
+            names = "--resume",
+            description = "Restart from the latest checkpoint retained in the checkpoint"
+                    + " directory, and fail if there is none (without it, a retained checkpoint is resumed"
+                    + " all the same).")
     boolean resume;
 
-    @Option(names = "--fresh", description = "Start from the consumer group's committed offsets even when a checkpoint"
-            + " is retained, or without a checkpoint directory: descriptors the last run had not yet committed are"
-            + " then never delivered.")
+    @Option(
+            names = "--fresh",
+            description = "Start from the consumer group's committed offsets even when a checkpoint"
+                    + " is retained, or without a checkpoint directory: descriptors the last run had not yet committed"
+                    + " are"
+                    + " then never delivered.")
     boolean fresh;
 
     @Option(names = "--config", description = "A Flink YAML configuration file with any option of the job.")
     Path configFile;
 
-    @Option(names = "-D", paramLabel = "KEY=VALUE", description = "Any configuration option, e.g."
-            + " -D sink.raw-pack.roll-policy=size-or-time.")
+    @Option(
+            names = "-D",
+            paramLabel = "KEY=VALUE",
+            description = "Any configuration option, e.g." + " -D sink.raw-pack.roll-policy=size-or-time.")
     Map<String, String> dynamicOptions = new LinkedHashMap<>();
 
     /**
@@ -108,12 +122,14 @@ final class JobOptions {
      * @param groupIdPrefix the default {@code kafka.group-id} is this followed by the input topic
      */
     Configuration configuration(String groupIdPrefix) throws IOException {
-        Configuration config = configFile == null ? new Configuration() : ConfigFiles.load(configFile, spec.commandLine());
+        Configuration config =
+                configFile == null ? new Configuration() : ConfigFiles.load(configFile, spec.commandLine());
         config.set(PipelineOptions.NAME, "blob-ingest");
         config.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
         if (!config.contains(CheckpointingOptions.CHECKPOINTING_INTERVAL) || checkpointInterval != null) {
-            config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, duration("--checkpoint-interval",
-                    checkpointInterval == null ? "10s" : checkpointInterval));
+            config.set(
+                    CheckpointingOptions.CHECKPOINTING_INTERVAL,
+                    duration("--checkpoint-interval", checkpointInterval == null ? "10s" : checkpointInterval));
         }
         if (!config.contains(RestartStrategyOptions.RESTART_STRATEGY)) {
             config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -138,8 +154,11 @@ final class JobOptions {
             config.set(BlobKafkaOptions.BOUNDED, true);
         }
         if (checkpointDir != null) {
-            config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.toAbsolutePath().toUri().toString());
-            config.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+            config.set(
+                    CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                    checkpointDir.toAbsolutePath().toUri().toString());
+            config.set(
+                    CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                     ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         }
         dynamicOptions.forEach(config::setString);
@@ -166,8 +185,10 @@ final class JobOptions {
         }
         Optional<String> otherJob = kafka.runningJobOnTheTransactionalIds();
         if (otherJob.isPresent()) {
-            throw new ParameterException(spec.commandLine(), otherJob.get() + ". Two jobs on one prefix fence each"
-                    + " other's transactions: stop the other job, or give this one its own --group-id.");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    otherJob.get() + ". Two jobs on one prefix fence each"
+                            + " other's transactions: stop the other job, or give this one its own --group-id.");
         }
         return env;
     }
@@ -182,10 +203,13 @@ final class JobOptions {
             if (ExceptionUtils.findThrowable(e, ProducerFencedException.class).isPresent()) {
                 String prefix = config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX)
                         .orElse(config.get(BlobKafkaOptions.GROUP_ID));
-                throw new IllegalStateException("the job was fenced: another producer took over its Kafka"
-                        + " transactional ids (prefix '" + prefix + "', kafka.transactional-id-prefix, by default"
-                        + " kafka.group-id), most likely another job with the same --group-id; two jobs on one"
-                        + " prefix fence each other's transactions", e);
+                throw new IllegalStateException(
+                        "the job was fenced: another producer took over its Kafka"
+                                + " transactional ids (prefix '" + prefix
+                                + "', kafka.transactional-id-prefix, by default"
+                                + " kafka.group-id), most likely another job with the same --group-id; two jobs on one"
+                                + " prefix fence each other's transactions",
+                        e);
             }
             throw e;
         }
@@ -219,8 +243,11 @@ final class JobOptions {
                 ? config.getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
                         .map(path -> new org.apache.flink.core.fs.Path(path).toUri())
                 : Optional.empty();
-        RetainedCheckpoints.awaitDiscarded(new org.apache.flink.core.fs.Path(directory.get()).toUri(),
-                result.getJobID().toHexString(), claimed, CHECKPOINT_DISCARD_TIMEOUT);
+        RetainedCheckpoints.awaitDiscarded(
+                new org.apache.flink.core.fs.Path(directory.get()).toUri(),
+                result.getJobID().toHexString(),
+                claimed,
+                CHECKPOINT_DISCARD_TIMEOUT);
     }
 
     /** Lists the manifests under the base before a bounded job starts, for its summary. */
@@ -232,7 +259,8 @@ final class JobOptions {
      * Where the job starts. A retained checkpoint is the only record of what the last run committed
      * but had not yet delivered: a blob set's descriptors commit one checkpoint after its bytes, so
      * a start from the consumer group's offsets never delivers them, and skips their inputs where
-     * the offsets are already past them or places them again in new sets (SPEC 6.2). So a start that finds a retained checkpoint resumes from the newest one
+     * the offsets are already past them or places them again in new sets (SPEC 6.2). So a start that finds a retained
+     * checkpoint resumes from the newest one
      * (Flink's last-state upgrade mode) and claims it, so that Flink deletes it once a newer one
      * subsumes it and no later start goes back to it; {@code --fresh} is the explicit way to start
      * from the group's offsets, and an unbounded run needs a checkpoint directory or {@code --fresh}.
@@ -246,13 +274,16 @@ final class JobOptions {
         if (resume && fresh) {
             throw new ParameterException(spec.commandLine(), "--resume and --fresh exclude each other");
         }
-        ReadableConfig context = StreamExecutionEnvironment.getExecutionEnvironment().getConfiguration();
+        ReadableConfig context =
+                StreamExecutionEnvironment.getExecutionEnvironment().getConfiguration();
         if (config.contains(StateRecoveryOptions.SAVEPOINT_PATH)
                 || context.getOptional(StateRecoveryOptions.SAVEPOINT_PATH).isPresent()) {
             if (resume || fresh) {
-                throw new ParameterException(spec.commandLine(), (resume ? "--resume" : "--fresh")
-                        + " and a given restore path (" + StateRecoveryOptions.SAVEPOINT_PATH.key()
-                        + ", flink run -s) exclude each other");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        (resume ? "--resume" : "--fresh")
+                                + " and a given restore path (" + StateRecoveryOptions.SAVEPOINT_PATH.key()
+                                + ", flink run -s) exclude each other");
             }
             return;
         }
@@ -263,15 +294,20 @@ final class JobOptions {
                 .or(() -> context.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY));
         if (directory.isEmpty()) {
             if (resume) {
-                throw new ParameterException(spec.commandLine(),
+                throw new ParameterException(
+                        spec.commandLine(),
                         "--resume needs --checkpoint-dir (or " + CheckpointingOptions.CHECKPOINTS_DIRECTORY.key()
                                 + ")");
             }
             if (!bounded) {
-                throw new ParameterException(spec.commandLine(), "an unbounded run needs --checkpoint-dir (or "
-                        + CheckpointingOptions.CHECKPOINTS_DIRECTORY.key() + "): after a crash only a retained"
-                        + " checkpoint delivers the descriptors of the blob sets committed last, a start from the"
-                        + " consumer group's offsets never does; --fresh runs without one and accepts that loss");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "an unbounded run needs --checkpoint-dir (or "
+                                + CheckpointingOptions.CHECKPOINTS_DIRECTORY.key() + "): after a crash only a retained"
+                                + " checkpoint delivers the descriptors of the blob sets committed last, a start from"
+                                + " the"
+                                + " consumer group's offsets never does; --fresh runs without one and accepts that"
+                                + " loss");
             }
             return;
         }
@@ -279,16 +315,17 @@ final class JobOptions {
         Optional<URI> latest = RetainedCheckpoints.latest(checkpoints);
         if (latest.isEmpty()) {
             if (resume) {
-                throw new ParameterException(spec.commandLine(),
-                        "--resume: no completed checkpoint under " + checkpoints);
+                throw new ParameterException(
+                        spec.commandLine(), "--resume: no completed checkpoint under " + checkpoints);
             }
             return;
         }
         config.set(StateRecoveryOptions.SAVEPOINT_PATH, latest.get().toString());
         config.set(StateRecoveryOptions.RESTORE_MODE, RecoveryClaimMode.CLAIM);
         PrintWriter out = spec.commandLine().getOut();
-        out.printf("blob-ingest: resuming from %s, the latest checkpoint retained under %s%s%n", latest.get(),
-                checkpoints, resume ? "" : " (--fresh starts from the consumer group's offsets instead)");
+        out.printf(
+                "blob-ingest: resuming from %s, the latest checkpoint retained under %s%s%n",
+                latest.get(), checkpoints, resume ? "" : " (--fresh starts from the consumer group's offsets instead)");
         out.flush();
     }
 
@@ -296,7 +333,8 @@ final class JobOptions {
         try {
             return org.apache.flink.util.TimeUtils.parseDuration(text);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), option + ": not a duration: '" + text + "' (e.g. 10s, 1min)");
+            throw new ParameterException(
+                    spec.commandLine(), option + ": not a duration: '" + text + "' (e.g. 10s, 1min)");
         }
     }
 

@@ -29,9 +29,11 @@ import picocli.CommandLine.Spec;
         description = "Run the ingest job: Kafka -> placement -> Raw Packs / Dedicated sidecars -> descriptors.")
 public final class RunCommand implements Callable<Integer> {
 
-    @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @Mixin JobOptions job;
+    @Mixin
+    JobOptions job;
 
     @Override
     public Integer call() throws Exception {
@@ -39,14 +41,16 @@ public final class RunCommand implements Callable<Integer> {
         FlinkPlugins.initializeFileSystems(config);
         PrintWriter out = spec.commandLine().getOut();
         StreamExecutionEnvironment env = job.build(config, IngestJob::build);
-        out.printf("blob-ingest: %s -> %s (descriptors: %s, dead letters: %s)%n",
-                config.get(BlobKafkaOptions.INPUT_TOPIC), config.get(RawPackSinkOptions.BASE_PATH),
-                config.get(BlobKafkaOptions.DESCRIPTOR_TOPIC), config.get(BlobKafkaOptions.DEAD_LETTER_TOPIC));
+        out.printf(
+                "blob-ingest: %s -> %s (descriptors: %s, dead letters: %s)%n",
+                config.get(BlobKafkaOptions.INPUT_TOPIC),
+                config.get(RawPackSinkOptions.BASE_PATH),
+                config.get(BlobKafkaOptions.DESCRIPTOR_TOPIC),
+                config.get(BlobKafkaOptions.DEAD_LETTER_TOPIC));
         out.flush();
         // Only a bounded run ends by itself, so only then is a summary worth its listing of the base.
-        Optional<RunBaseline> baseline = config.get(BlobKafkaOptions.BOUNDED)
-                ? Optional.of(JobOptions.baseline(config))
-                : Optional.empty();
+        Optional<RunBaseline> baseline =
+                config.get(BlobKafkaOptions.BOUNDED) ? Optional.of(JobOptions.baseline(config)) : Optional.empty();
         Optional<JobExecutionResult> result = job.execute(env, config);
         if (result.isPresent() && baseline.isPresent()) {
             out.print(RunSummary.of(baseline.get(), result.get(), config).format());

@@ -36,8 +36,7 @@ public final class ClassifyRecords extends ProcessFunction<BlobRecord, Either<Pl
     }
 
     @Override
-    public void processElement(
-            BlobRecord record, Context context, Collector<Either<PlacedBlob, ExternalFetch>> out) {
+    public void processElement(BlobRecord record, Context context, Collector<Either<PlacedBlob, ExternalFetch>> out) {
         ClassifiedRecord classified = classifier.classify(record);
         if (classified instanceof PlacedBlob placed) {
             out.collect(Either.Left(placed));

@@ -21,7 +21,9 @@ public final class DescriptorOutputs {
     /** An output this project ships in its own jar. */
     private record Known(String option, String output, String jar) {}
 
-    private static final List<Known> KNOWN = List.of(new Known("sink.lance.dataset-uri", "the Lance dataset output",
+    private static final List<Known> KNOWN = List.of(new Known(
+            "sink.lance.dataset-uri",
+            "the Lance dataset output",
             "blob-ingest-lance.jar (module sink-lance; see docs/lance.md)"));
 
     private DescriptorOutputs() {}
@@ -33,14 +35,17 @@ public final class DescriptorOutputs {
             DescriptorOutputFactory other = factories.putIfAbsent(factory.enablingOption(), factory);
             if (other != null && other.getClass() != factory.getClass()) {
                 throw new IllegalStateException("two descriptor outputs are enabled by " + factory.enablingOption()
-                        + ": " + other.getClass().getName() + " and " + factory.getClass().getName());
+                        + ": " + other.getClass().getName() + " and "
+                        + factory.getClass().getName());
             }
         }
         for (Known known : KNOWN) {
             if (isSet(config, known.option()) && !factories.containsKey(known.option())) {
                 throw new IllegalArgumentException(known.option() + " is set, but " + known.output()
-                        + " is not on the job's classpath: add " + known.jar() + ", with flink run -C <its URL, "
-                        + "reachable from every node>, or run the job with the blob-ingest command line, which carries it");
+                        + " is not on the job's classpath: add " + known.jar()
+                        + ", with flink run -C <its URL, "
+                        + "reachable from every node>, or run the job with the blob-ingest command line,"
+                        + " which carries it");
             }
         }
         List<DescriptorOutput> outputs = new ArrayList<>();

@@ -83,8 +83,11 @@ public final class ExternalBlobFetcher implements Serializable {
         } catch (FileNotFoundException | NoSuchFileException e) {
             return deadLetter(fetch, DeadLetterCode.NOT_FOUND, e.getMessage());
         } catch (IOException e) {
-            return deadLetter(fetch, DeadLetterCode.FETCH_FAILED, "fetching " + fetch.location()
-                    + " failed " + (tries.get() == 1 ? "once" : tries.get() + " times") + ", lastly with " + e);
+            return deadLetter(
+                    fetch,
+                    DeadLetterCode.FETCH_FAILED,
+                    "fetching " + fetch.location() + " failed " + (tries.get() == 1 ? "once" : tries.get() + " times")
+                            + ", lastly with " + e);
         } catch (RuntimeException e) {
             return deadLetter(fetch, DeadLetterCode.FETCH_FAILED, "fetching " + fetch.location() + " failed with " + e);
         }
@@ -94,23 +97,33 @@ public final class ExternalBlobFetcher implements Serializable {
         try (ReadableObject object = STORAGE.open(location)) {
             long objectLength = object.length();
             if (objectLength < 0) {
-                return deadLetter(fetch, DeadLetterCode.FETCH_FAILED, "fetching " + fetch.location()
-                        + " failed: its file system reports a negative length, " + objectLength + " bytes");
+                return deadLetter(
+                        fetch,
+                        DeadLetterCode.FETCH_FAILED,
+                        "fetching " + fetch.location() + " failed: its file system reports a negative length, "
+                                + objectLength + " bytes");
             }
             long offset = fetch.position();
             long length = fetch.size();
             if (fetch.isWholeObject()) {
                 if (objectLength > maxBlobBytes) {
-                    return deadLetter(fetch, DeadLetterCode.TOO_LARGE, fetch.location() + " is "
-                            + objectLength + " bytes, the maximum is " + maxBlobBytes + " bytes ("
-                            + IngestJobOptions.MAX_BLOB_SIZE.key() + ")");
+                    return deadLetter(
+                            fetch,
+                            DeadLetterCode.TOO_LARGE,
+                            fetch.location() + " is "
+                                    + objectLength + " bytes, the maximum is " + maxBlobBytes + " bytes ("
+                                    + IngestJobOptions.MAX_BLOB_SIZE.key() + ")");
                 }
                 length = objectLength;
             } else if (Long.compareUnsigned(offset, objectLength) > 0
                     || Long.compareUnsigned(length, objectLength - offset) > 0) {
-                return deadLetter(fetch, DeadLetterCode.BAD_RANGE, BlobHeaders.POSITION + " "
-                        + Long.toUnsignedString(offset) + " + " + BlobHeaders.SIZE + " " + Long.toUnsignedString(length)
-                        + " ends beyond " + fetch.location() + ", which is " + objectLength + " bytes long");
+                return deadLetter(
+                        fetch,
+                        DeadLetterCode.BAD_RANGE,
+                        BlobHeaders.POSITION + " "
+                                + Long.toUnsignedString(offset) + " + " + BlobHeaders.SIZE + " "
+                                + Long.toUnsignedString(length)
+                                + " ends beyond " + fetch.location() + ", which is " + objectLength + " bytes long");
             }
             Placement placement = placementPolicy.place(length);
             if (placement == Placement.DEDICATED) {

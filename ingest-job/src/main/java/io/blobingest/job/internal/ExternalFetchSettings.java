@@ -63,7 +63,8 @@ public record ExternalFetchSettings(int concurrency, RetryPolicy retries, Durati
         if (barrierWait.compareTo(checkpointTimeout) >= 0) {
             throw new IllegalArgumentException(IngestJobOptions.EXTERNAL_FETCH_CONCURRENCY.key() + " (" + concurrency
                     + ") x " + RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT.key() + " ("
-                    + TimeUtils.formatWithHighestUnit(copyTimeout) + ") = " + TimeUtils.formatWithHighestUnit(barrierWait)
+                    + TimeUtils.formatWithHighestUnit(copyTimeout) + ") = "
+                    + TimeUtils.formatWithHighestUnit(barrierWait)
                     + " must be shorter than " + CheckpointingOptions.CHECKPOINTING_TIMEOUT.key() + " ("
                     + TimeUtils.formatWithHighestUnit(checkpointTimeout) + "): a checkpoint barrier may wait for the "
                     + "sink's copies of the Dedicated blobs of that many completed fetches, each up to the copy "

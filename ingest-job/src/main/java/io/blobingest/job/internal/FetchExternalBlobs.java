@@ -112,7 +112,9 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     private transient Map<DeadLetterCode, Counter> deadLetters;
 
     FetchExternalBlobs(
-            StreamOperatorParameters<PlacedBlob> parameters, ExternalBlobFetcher fetcher, ExternalFetchSettings settings) {
+            StreamOperatorParameters<PlacedBlob> parameters,
+            ExternalBlobFetcher fetcher,
+            ExternalFetchSettings settings) {
         super(parameters);
         this.fetcher = fetcher;
         this.concurrency = settings.concurrency();
@@ -130,12 +132,14 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
             for (ExternalFetch fetch : inFlightState.get()) {
                 restored.add(Either.Right(fetch));
             }
-            ListState<StreamElement> asyncOperatorState = context.getOperatorStateStore().getListState(
-                    new ListStateDescriptor<>(ASYNC_OPERATOR_STATE_NAME,
+            ListState<StreamElement> asyncOperatorState = context.getOperatorStateStore()
+                    .getListState(new ListStateDescriptor<>(
+                            ASYNC_OPERATOR_STATE_NAME,
                             new StreamElementSerializer<>(ClassifyRecords.OUTPUT_TYPE.createSerializer(
                                     getExecutionConfig().getSerializerConfig()))));
             for (StreamElement element : asyncOperatorState.get()) {
-                restored.add(element.<Either<PlacedBlob, ExternalFetch>>asRecord().getValue());
+                restored.add(
+                        element.<Either<PlacedBlob, ExternalFetch>>asRecord().getValue());
             }
             asyncOperatorState.clear();
         }
@@ -153,8 +157,12 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         latencyMs = metrics.histogram("latencyMs", new DescriptiveStatisticsHistogram(LATENCY_WINDOW));
         deadLetters = new EnumMap<>(DeadLetterCode.class);
         MetricGroup byCode = metrics.addGroup("deadLetters");
-        for (DeadLetterCode code : List.of(DeadLetterCode.URI_NOT_ALLOWED, DeadLetterCode.TOO_LARGE,
-                DeadLetterCode.NOT_FOUND, DeadLetterCode.BAD_RANGE, DeadLetterCode.FETCH_FAILED)) {
+        for (DeadLetterCode code : List.of(
+                DeadLetterCode.URI_NOT_ALLOWED,
+                DeadLetterCode.TOO_LARGE,
+                DeadLetterCode.NOT_FOUND,
+                DeadLetterCode.BAD_RANGE,
+                DeadLetterCode.FETCH_FAILED)) {
             deadLetters.put(code, byCode.counter(code.wireName()));
         }
         for (Either<PlacedBlob, ExternalFetch> input : restored) {
@@ -176,9 +184,11 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         boolean warned = false;
         while (inFlight.size() >= concurrency || !threads.hasRoom()) {
             if (!warned && inFlight.size() < concurrency) {
-                LOG.warn("All {} external fetch threads are alive, {} of them still in fetches given up at their "
-                        + "timeout (reads that ignore interrupts); the next fetch waits until one of them ends",
-                        threads.alive(), threads.alive() - inFlight.size());
+                LOG.warn(
+                        "All {} external fetch threads are alive, {} of them still in fetches given up at their "
+                                + "timeout (reads that ignore interrupts); the next fetch waits until one of them ends",
+                        threads.alive(),
+                        threads.alive() - inFlight.size());
                 warned = true;
             }
             mailbox.yield();
@@ -188,10 +198,12 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
 
     private void start(ExternalFetch fetch) {
         long started = System.nanoTime();
-        String what = "fetching " + fetch.location() + " for input " + fetch.record().source();
-        ScheduledFuture<?> timer = getProcessingTimeService().registerTimer(
-                getProcessingTimeService().getCurrentProcessingTime() + timeout.toMillis(),
-                now -> timeOut(fetch));
+        String what =
+                "fetching " + fetch.location() + " for input " + fetch.record().source();
+        ScheduledFuture<?> timer = getProcessingTimeService()
+                .registerTimer(
+                        getProcessingTimeService().getCurrentProcessingTime() + timeout.toMillis(),
+                        now -> timeOut(fetch));
         Thread thread = threads.start(what, () -> fetch(fetch, started), () -> inMailbox(() -> {}, "end of " + what));
         inFlight.put(fetch, new InFlight(thread, timer));
     }
@@ -202,16 +214,26 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         try {
             outcome = fetcher.fetch(fetch, (nextTry, wait, failure) -> {
                 retries.inc();
-                LOG.warn("Fetching {} for input {} failed; try {} of {} in {} ms: {}", fetch.location(),
-                        fetch.record().source(), nextTry, attempts, wait.toMillis(), failure.toString());
+                LOG.warn(
+                        "Fetching {} for input {} failed; try {} of {} in {} ms: {}",
+                        fetch.location(),
+                        fetch.record().source(),
+                        nextTry,
+                        attempts,
+                        wait.toMillis(),
+                        failure.toString());
             });
         } catch (Throwable failure) { // the fetcher turns every exception into a dead letter: this is an Error
-            inMailbox(() -> {
-                if (inFlight.remove(fetch) != null) {
-                    throw new IllegalStateException("Fetching " + fetch.location() + " for input "
-                            + fetch.record().source() + " failed unexpectedly", failure);
-                }
-            }, "failure of fetching " + fetch.location());
+            inMailbox(
+                    () -> {
+                        if (inFlight.remove(fetch) != null) {
+                            throw new IllegalStateException(
+                                    "Fetching " + fetch.location() + " for input "
+                                            + fetch.record().source() + " failed unexpectedly",
+                                    failure);
+                        }
+                    },
+                    "failure of fetching " + fetch.location());
             return;
         }
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -246,8 +268,11 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
             return;
         }
         entry.thread().interrupt(); // its thread counts against the bound until it really ends
-        emit(Either.Right(new DeadLetter(fetch.record(), DeadLetterCode.FETCH_FAILED, "fetching "
-                + fetch.location() + " gave no result within " + timeout.toMillis() + " ms (external.fetch-timeout)")));
+        emit(Either.Right(new DeadLetter(
+                fetch.record(),
+                DeadLetterCode.FETCH_FAILED,
+                "fetching " + fetch.location() + " gave no result within " + timeout.toMillis()
+                        + " ms (external.fetch-timeout)")));
     }
 
     private void emit(Either<PlacedBlob, DeadLetter> outcome) {
@@ -316,8 +341,12 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
             if (threads != null) {
                 List<String> stuck = threads.stop(CLOSE_WAIT);
                 if (!stuck.isEmpty()) {
-                    LOG.warn("{} external fetch threads did not end within {} ms of being interrupted and are left "
-                            + "to end on their own: {}", stuck.size(), CLOSE_WAIT.toMillis(), stuck);
+                    LOG.warn(
+                            "{} external fetch threads did not end within {} ms of being interrupted and are left "
+                                    + "to end on their own: {}",
+                            stuck.size(),
+                            CLOSE_WAIT.toMillis(),
+                            stuck);
                 }
             }
         } finally {

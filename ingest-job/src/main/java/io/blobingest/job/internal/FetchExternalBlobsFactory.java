@@ -29,7 +29,8 @@ public final class FetchExternalBlobsFactory extends AbstractStreamOperatorFacto
 
     @Override
     @SuppressWarnings("unchecked")
-    public <T extends StreamOperator<PlacedBlob>> T createStreamOperator(StreamOperatorParameters<PlacedBlob> parameters) {
+    public <T extends StreamOperator<PlacedBlob>> T createStreamOperator(
+            StreamOperatorParameters<PlacedBlob> parameters) {
         return (T) new FetchExternalBlobs(parameters, fetcher, settings);
     }
 

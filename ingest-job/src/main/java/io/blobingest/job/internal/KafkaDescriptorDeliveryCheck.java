@@ -77,8 +77,9 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
                         yield Outcome.ABORTED;
                     }
                     case ONGOING -> Outcome.OPEN;
-                    default -> throw new IOException("transaction " + transactionalId + " is in state "
-                            + description.state() + ", which says neither committed nor aborted: " + description);
+                    default ->
+                        throw new IOException("transaction " + transactionalId + " is in state " + description.state()
+                                + ", which says neither committed nor aborted: " + description);
                 };
             }
 
@@ -90,7 +91,8 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
     }
 
     private static TransactionDescription describe(Admin admin, String transactionalId) throws IOException {
-        DescribeTransactionsOptions options = new DescribeTransactionsOptions().timeoutMs((int) LOOKUP_TIMEOUT.toMillis());
+        DescribeTransactionsOptions options =
+                new DescribeTransactionsOptions().timeoutMs((int) LOOKUP_TIMEOUT.toMillis());
         try {
             return admin.describeTransactions(List.of(transactionalId), options)
                     .description(transactionalId)
@@ -98,7 +100,8 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
         } catch (ExecutionException e) {
             throw new IOException("cannot describe transaction " + transactionalId + ": " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
-            throw new IOException("describing transaction " + transactionalId + " took longer than " + LOOKUP_TIMEOUT, e);
+            throw new IOException(
+                    "describing transaction " + transactionalId + " took longer than " + LOOKUP_TIMEOUT, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while describing transaction " + transactionalId, e);

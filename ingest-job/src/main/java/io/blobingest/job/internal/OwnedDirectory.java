@@ -38,7 +38,8 @@ public final class OwnedDirectory {
             deleteContents(absolute);
         }
         Files.createDirectories(absolute);
-        Files.writeString(absolute.resolve(marker), "Made by " + owner + ", which empties this directory when it runs again.\n");
+        Files.writeString(
+                absolute.resolve(marker), "Made by " + owner + ", which empties this directory when it runs again.\n");
         return absolute;
     }
 

@@ -40,8 +40,8 @@ public final class RetainedCheckpoints {
      *
      * @throws IllegalStateException naming the checkpoints still there after {@code timeout}
      */
-    public static void awaitDiscarded(URI checkpointDirectory, String jobId, Optional<URI> claimed,
-            Duration timeout) throws InterruptedException {
+    public static void awaitDiscarded(URI checkpointDirectory, String jobId, Optional<URI> claimed, Duration timeout)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<URI> left = retainedOf(checkpointDirectory, jobId, claimed);
         while (!left.isEmpty()) {
@@ -58,7 +58,9 @@ public final class RetainedCheckpoints {
     private static List<URI> retainedOf(URI checkpointDirectory, String jobId, Optional<URI> claimed) {
         List<URI> left = new ArrayList<>();
         completed(checkpointDirectory, jobId).forEach(c -> left.add(c.directory()));
-        claimed.filter(RetainedCheckpoints::isCompleted).filter(c -> !left.contains(c)).ifPresent(left::add);
+        claimed.filter(RetainedCheckpoints::isCompleted)
+                .filter(c -> !left.contains(c))
+                .ifPresent(left::add);
         return left;
     }
 
@@ -88,8 +90,10 @@ public final class RetainedCheckpoints {
                     String name = checkpoint.getPath().getName();
                     Path metadata = new Path(checkpoint.getPath(), METADATA);
                     if (name.startsWith(CHECKPOINT_PREFIX) && fileSystem.exists(metadata)) {
-                        completed.add(new Completed(checkpoint.getPath().toUri(),
-                                fileSystem.getFileStatus(metadata).getModificationTime(), number(name)));
+                        completed.add(new Completed(
+                                checkpoint.getPath().toUri(),
+                                fileSystem.getFileStatus(metadata).getModificationTime(),
+                                number(name)));
                     }
                 }
             }

@@ -77,16 +77,16 @@ public final class SplitManifestRows extends ProcessFunction<DescriptorRow, Blob
     public static BlobRecord asInputRecord(DescriptorRow row) {
         BlobDescriptor blob = row.blob();
         if (blob.kind() != BlobKind.EXTERNAL) {
-            throw new IllegalArgumentException("only an External row re-enters the pipeline, found " + blob.kind()
-                    + " from " + row.source());
+            throw new IllegalArgumentException(
+                    "only an External row re-enters the pipeline, found " + blob.kind() + " from " + row.source());
         }
         List<Attribute> headers = new ArrayList<>(row.attributes().size() + 3);
         headers.addAll(row.attributes());
         headers.add(new Attribute(BlobHeaders.URI, BlobHeaders.utf8(blob.blobUri())));
         headers.add(new Attribute(BlobHeaders.POSITION, BlobHeaders.unsignedDecimal(blob.position())));
         headers.add(new Attribute(BlobHeaders.SIZE, BlobHeaders.unsignedDecimal(blob.size())));
-        return new BlobRecord(row.key(), new byte[0], headers, row.sourceTopic(), row.sourcePartition(),
-                row.sourceOffset());
+        return new BlobRecord(
+                row.key(), new byte[0], headers, row.sourceTopic(), row.sourcePartition(), row.sourceOffset());
     }
 
     /**
@@ -100,8 +100,8 @@ public final class SplitManifestRows extends ProcessFunction<DescriptorRow, Blob
         for (Header header : record.headers()) {
             headers.add(new Attribute(header.key(), header.value()));
         }
-        return new BlobRecord(record.key(), record.value(), headers, row.sourceTopic(), row.sourcePartition(),
-                row.sourceOffset());
+        return new BlobRecord(
+                record.key(), record.value(), headers, row.sourceTopic(), row.sourcePartition(), row.sourceOffset());
     }
 
     @Override
@@ -121,15 +121,21 @@ public final class SplitManifestRows extends ProcessFunction<DescriptorRow, Blob
             passedThrough.add(1);
             context.output(PASSED_THROUGH, row);
         } else {
-            context.output(ClassifyRecords.DEAD_LETTERS, new DeadLetter(asDescriptorRecord(row),
-                    DeadLetterCode.DESCRIPTOR_TOO_LARGE, "the " + row.blob().kind().name().toLowerCase(Locale.ROOT)
-                            + " row of blob set " + row.blobSet() + " from " + row.source()
-                            + " is a descriptor record larger than the descriptor producer's "
-                            + limit.maxRecordBytes() + " bytes; it is not passed through"));
+            context.output(
+                    ClassifyRecords.DEAD_LETTERS,
+                    new DeadLetter(
+                            asDescriptorRecord(row),
+                            DeadLetterCode.DESCRIPTOR_TOO_LARGE,
+                            "the " + row.blob().kind().name().toLowerCase(Locale.ROOT)
+                                    + " row of blob set " + row.blobSet() + " from " + row.source()
+                                    + " is a descriptor record larger than the descriptor producer's "
+                                    + limit.maxRecordBytes() + " bytes; it is not passed through"));
         }
     }
 
     private static long count(Map<String, Object> accumulators, String name) {
-        return Optional.ofNullable(accumulators.get(name)).map(value -> ((Number) value).longValue()).orElse(0L);
+        return Optional.ofNullable(accumulators.get(name))
+                .map(value -> ((Number) value).longValue())
+                .orElse(0L);
     }
 }

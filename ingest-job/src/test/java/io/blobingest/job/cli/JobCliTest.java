@@ -16,21 +16,25 @@ class JobCliTest {
 
     @Test
     void faultWithCausesNamesTheRootCause() {
-        Exception failed = new RuntimeException("Job execution failed.",
-                new IllegalStateException("Recovery is suppressed", new UncheckedIOException(new IOException("disk full"))));
+        Exception failed = new RuntimeException(
+                "Job execution failed.",
+                new IllegalStateException(
+                        "Recovery is suppressed", new UncheckedIOException(new IOException("disk full"))));
 
-        assertThat(JobCli.describe(failed))
-                .isEqualTo("Job execution failed. (caused by IOException: disk full)");
+        assertThat(JobCli.describe(failed)).isEqualTo("Job execution failed. (caused by IOException: disk full)");
     }
 
     @Test
     void aFileFaultAboveALibrarysExceptionIsTheCauseShown() {
-        Exception failed = new RuntimeException("Job execution failed.",
-                new IOException("/data/_descriptors/a.arrow: not an Arrow IPC file (missing magic)",
+        Exception failed = new RuntimeException(
+                "Job execution failed.",
+                new IOException(
+                        "/data/_descriptors/a.arrow: not an Arrow IPC file (missing magic)",
                         new IllegalStateException("missing magic")));
 
-        assertThat(JobCli.describe(failed)).isEqualTo(
-                "Job execution failed. (caused by IOException: /data/_descriptors/a.arrow: not an Arrow IPC file"
+        assertThat(JobCli.describe(failed))
+                .isEqualTo("Job execution failed. (caused by IOException: /data/_descriptors/a.arrow: not an Arrow IPC"
+                        + " file"
                         + " (missing magic))");
     }
 }

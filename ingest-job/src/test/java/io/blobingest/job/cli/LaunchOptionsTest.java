@@ -27,14 +27,18 @@ class LaunchOptionsTest {
 
     @Test
     void theLauncherScriptPassesThePluginsDirectoryUnderThePropertyTheCommandsRead() throws IOException {
-        assertThat(Files.readString(ROOT.resolve("blob-ingest"))).contains("-D" + LaunchOptions.PLUGINS_DIR_PROPERTY + "=");
+        assertThat(Files.readString(ROOT.resolve("blob-ingest")))
+                .contains("-D" + LaunchOptions.PLUGINS_DIR_PROPERTY + "=");
     }
 
     @Test
     void theTestJvmsOfTheBuildOpenTheSamePackages() throws IOException {
-        Matcher argLine = Pattern.compile("<test.argLine>(.*)</test.argLine>").matcher(Files.readString(ROOT.resolve("pom.xml")));
+        Matcher argLine =
+                Pattern.compile("<test.argLine>(.*)</test.argLine>").matcher(Files.readString(ROOT.resolve("pom.xml")));
 
-        assertThat(argLine.find()).as("test.argLine in " + ROOT.resolve("pom.xml")).isTrue();
+        assertThat(argLine.find())
+                .as("test.argLine in " + ROOT.resolve("pom.xml"))
+                .isTrue();
         assertThat(addOpensIn(argLine.group(1))).isEqualTo(LaunchOptions.ADD_OPENS);
     }
 

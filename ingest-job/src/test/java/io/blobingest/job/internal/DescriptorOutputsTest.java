@@ -25,7 +25,8 @@ class DescriptorOutputsTest {
 
     @Test
     void withoutTheLanceOptionNoOutputIsNeeded() {
-        assertThat(DescriptorOutputs.fromConfig(new Configuration(), WITHOUT_OUTPUTS)).isEmpty();
+        assertThat(DescriptorOutputs.fromConfig(new Configuration(), WITHOUT_OUTPUTS))
+                .isEmpty();
     }
 
     @Test
@@ -35,7 +36,8 @@ class DescriptorOutputsTest {
 
         assertThatThrownBy(() -> DescriptorOutputs.fromConfig(config, WITHOUT_OUTPUTS))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("sink.lance.dataset-uri is set, but the Lance dataset output is not on the job's classpath")
+                .hasMessageContaining(
+                        "sink.lance.dataset-uri is set, but the Lance dataset output is not on the job's classpath")
                 .hasMessageContaining("blob-ingest-lance.jar")
                 .hasMessageContaining("flink run -C");
     }

@@ -33,20 +33,24 @@ class ExternalBlobFetcherTest {
 
     private static final long MAX = 500;
     private static final RetryPolicy THREE_TRIES = new RetryPolicy(3, Duration.ZERO);
-    private static final List<Attribute> ATTRIBUTES = List.of(new Attribute("camera", "front".getBytes(StandardCharsets.UTF_8)));
+    private static final List<Attribute> ATTRIBUTES =
+            List.of(new Attribute("camera", "front".getBytes(StandardCharsets.UTF_8)));
 
     private static final PlacementPolicy POLICY = new PlacementPolicy(10, 100, 1000);
 
     private final List<Integer> retries = new ArrayList<>();
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
+
     private ExternalBlobFetcher fetcher;
     private Path object;
     private byte[] content;
 
     @BeforeEach
     void writeObject() throws IOException {
-        fetcher = new ExternalBlobFetcher(POLICY, MAX, THREE_TRIES, List.of(dir.toUri().toString()));
+        fetcher = new ExternalBlobFetcher(
+                POLICY, MAX, THREE_TRIES, List.of(dir.toUri().toString()));
         content = new byte[300];
         new SplittableRandom(3).nextBytes(content);
         object = Files.write(dir.resolve("object.bin"), content);
@@ -115,8 +119,9 @@ class ExternalBlobFetcherTest {
         DeadLetter deadLetter = deadLetter(fetch(object.toUri(), 250, 51));
 
         assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.BAD_RANGE);
-        assertThat(deadLetter.detail()).isEqualTo(
-                "blob.position 250 + blob.size 51 ends beyond " + object.toUri() + ", which is 300 bytes long");
+        assertThat(deadLetter.detail())
+                .isEqualTo(
+                        "blob.position 250 + blob.size 51 ends beyond " + object.toUri() + ", which is 300 bytes long");
     }
 
     @Test
@@ -133,8 +138,8 @@ class ExternalBlobFetcherTest {
         DeadLetter deadLetter = deadLetter(fetch(large.toUri(), 0, 0));
 
         assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.TOO_LARGE);
-        assertThat(deadLetter.detail()).isEqualTo(
-                large.toUri() + " is 501 bytes, the maximum is 500 bytes (placement.max-blob-size)");
+        assertThat(deadLetter.detail())
+                .isEqualTo(large.toUri() + " is 501 bytes, the maximum is 500 bytes (placement.max-blob-size)");
     }
 
     @Test
@@ -155,7 +160,8 @@ class ExternalBlobFetcherTest {
         DeadLetter deadLetter = deadLetter(fetch(uri, 0, 100));
 
         assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
-        assertThat(deadLetter.detail()).startsWith("fetching " + uri + " failed 3 times, lastly with java.io.IOException: ")
+        assertThat(deadLetter.detail())
+                .startsWith("fetching " + uri + " failed 3 times, lastly with java.io.IOException: ")
                 .contains("injected read failure");
         assertThat(retries).containsExactly(2, 3);
     }
@@ -165,7 +171,8 @@ class ExternalBlobFetcherTest {
         DeadLetter deadLetter = deadLetter(fetch(URI.create("https://example.com/video.bin"), 0, 0));
 
         assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
-        assertThat(deadLetter.detail()).startsWith("fetching https://example.com/video.bin failed once, lastly with")
+        assertThat(deadLetter.detail())
+                .startsWith("fetching https://example.com/video.bin failed once, lastly with")
                 .contains("no Flink file system can open https://example.com/video.bin");
         assertThat(retries).isEmpty();
     }
@@ -178,8 +185,8 @@ class ExternalBlobFetcherTest {
         for (Either<PlacedBlob, DeadLetter> outcome : List.of(fetch(uri, 0, 0), fetch(uri, Long.MIN_VALUE, 200))) {
             DeadLetter deadLetter = deadLetter(outcome);
             assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
-            assertThat(deadLetter.detail()).isEqualTo(
-                    "fetching " + uri + " failed: its file system reports a negative length, -1 bytes");
+            assertThat(deadLetter.detail())
+                    .isEqualTo("fetching " + uri + " failed: its file system reports a negative length, -1 bytes");
         }
         assertThat(retries).isEmpty();
     }
@@ -189,8 +196,8 @@ class ExternalBlobFetcherTest {
         long threeGiB = 3L << 30;
         FlakyFileSystem.reportLength(object, threeGiB);
         URI uri = FlakyFileSystem.uri(object);
-        ExternalBlobFetcher packingHugeBlobs = new ExternalBlobFetcher(
-                new PlacementPolicy(10, 4L << 30, 4L << 30), 4L << 30, THREE_TRIES, List.of());
+        ExternalBlobFetcher packingHugeBlobs =
+                new ExternalBlobFetcher(new PlacementPolicy(10, 4L << 30, 4L << 30), 4L << 30, THREE_TRIES, List.of());
 
         DeadLetter deadLetter = deadLetter(fetch(packingHugeBlobs, uri));
         assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
@@ -206,8 +213,8 @@ class ExternalBlobFetcherTest {
         DeadLetter deadLetter = deadLetter(fetch(uri, 0, 0));
 
         assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
-        assertThat(deadLetter.detail()).isEqualTo(
-                "fetching " + uri + " failed with java.lang.IllegalStateException: status cache corrupt");
+        assertThat(deadLetter.detail())
+                .isEqualTo("fetching " + uri + " failed with java.lang.IllegalStateException: status cache corrupt");
         assertThat(retries).as("a bug is not transient").isEmpty();
     }
 
@@ -223,8 +230,9 @@ class ExternalBlobFetcherTest {
         for (Path escape : List.of(toFile, toDirectory.resolve("secret"))) {
             DeadLetter deadLetter = deadLetter(fetch(confined, escape.toUri()));
             assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.URI_NOT_ALLOWED);
-            assertThat(deadLetter.detail()).isEqualTo(escape.toUri() + " resolves, through a symbolic link, to a file "
-                    + "outside every allowed file: prefix (external.allowed-prefixes)");
+            assertThat(deadLetter.detail())
+                    .isEqualTo(escape.toUri() + " resolves, through a symbolic link, to a file "
+                            + "outside every allowed file: prefix (external.allowed-prefixes)");
         }
     }
 
@@ -237,31 +245,39 @@ class ExternalBlobFetcherTest {
 
         ExternalBlobFetcher confined = confinedTo(allowedThroughLink);
 
-        assertThat(placed(fetch(confined, allowedThroughLink.resolve("clip").toUri())).bytes())
+        assertThat(placed(fetch(confined, allowedThroughLink.resolve("clip").toUri()))
+                        .bytes())
                 .containsExactly(1, 2, 3);
-        assertThat(placed(fetch(confined, allowedThroughLink.resolve(inner.getFileName()).toUri())).bytes())
+        assertThat(placed(fetch(
+                                confined,
+                                allowedThroughLink.resolve(inner.getFileName()).toUri()))
+                        .bytes())
                 .containsExactly(1, 2, 3);
     }
 
     @Test
     void aFileWithAnotherHardLinkIsNotAllowedBecauseThatLinkMayLieOutside() throws IOException {
         Path allowed = Files.createDirectories(dir.resolve("allowed"));
-        Path secret = Files.write(Files.createDirectories(dir.resolve("outside")).resolve("secret"), new byte[] {42});
+        Path secret =
+                Files.write(Files.createDirectories(dir.resolve("outside")).resolve("secret"), new byte[] {42});
         Path hardLink = Files.createLink(allowed.resolve("hard-link"), secret);
 
         DeadLetter deadLetter = deadLetter(fetch(confinedTo(allowed), hardLink.toUri()));
 
         assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.URI_NOT_ALLOWED);
-        assertThat(deadLetter.detail()).isEqualTo(hardLink.toUri() + " has 2 hard links; a file with more than one "
-                + "may be a file outside the allowed directory (external.allowed-prefixes)");
+        assertThat(deadLetter.detail())
+                .isEqualTo(hardLink.toUri() + " has 2 hard links; a file with more than one "
+                        + "may be a file outside the allowed directory (external.allowed-prefixes)");
     }
 
     private ExternalBlobFetcher confinedTo(Path allowed) {
-        return new ExternalBlobFetcher(POLICY, MAX, THREE_TRIES, List.of(allowed.toUri().toString()));
+        return new ExternalBlobFetcher(
+                POLICY, MAX, THREE_TRIES, List.of(allowed.toUri().toString()));
     }
 
     private Either<PlacedBlob, DeadLetter> fetch(ExternalBlobFetcher from, URI location) {
-        return from.fetch(new ExternalFetch(record(), location.toString(), 0, 0, ATTRIBUTES),
+        return from.fetch(
+                new ExternalFetch(record(), location.toString(), 0, 0, ATTRIBUTES),
                 (nextTry, wait, failure) -> retries.add(nextTry));
     }
 
@@ -271,7 +287,8 @@ class ExternalBlobFetcherTest {
 
     private Either<PlacedBlob, DeadLetter> fetch(URI location, long position, long size) {
         BlobRecord record = new BlobRecord(null, null, List.of(), "in", 0, 7);
-        return fetcher.fetch(new ExternalFetch(record, location.toString(), position, size, ATTRIBUTES),
+        return fetcher.fetch(
+                new ExternalFetch(record, location.toString(), position, size, ATTRIBUTES),
                 (nextTry, wait, failure) -> retries.add(nextTry));
     }
 

@@ -19,8 +19,9 @@ class ExternalFetchSettingsTest {
     void defaultsAreFourFetchesThreeTriesOneSecondBackoffTwoMinuteTimeout() {
         ExternalFetchSettings settings = ExternalFetchSettings.fromConfig(new Configuration());
 
-        assertThat(settings).isEqualTo(
-                new ExternalFetchSettings(4, new RetryPolicy(3, Duration.ofSeconds(1)), Duration.ofMinutes(2)));
+        assertThat(settings)
+                .isEqualTo(
+                        new ExternalFetchSettings(4, new RetryPolicy(3, Duration.ofSeconds(1)), Duration.ofMinutes(2)));
     }
 
     @ParameterizedTest

@@ -39,9 +39,13 @@ class FetchExternalBlobsMetricsTest {
     @Test
     void theRetriesCounterCountsEveryRetryOfFetchThreadsRetryingAtOnce() throws Exception {
         Map<String, Metric> registered = new ConcurrentHashMap<>();
-        MockEnvironment environment = new MockEnvironmentBuilder().setMetricGroup(taskMetricGroup(registered)).build();
-        try (var harness = new OneInputStreamOperatorTestHarness<>(new FetchExternalBlobsFactory(FETCHER, SETTINGS),
-                ClassifyRecords.OUTPUT_TYPE.createSerializer(new SerializerConfigImpl()), environment)) {
+        MockEnvironment environment = new MockEnvironmentBuilder()
+                .setMetricGroup(taskMetricGroup(registered))
+                .build();
+        try (var harness = new OneInputStreamOperatorTestHarness<>(
+                new FetchExternalBlobsFactory(FETCHER, SETTINGS),
+                ClassifyRecords.OUTPUT_TYPE.createSerializer(new SerializerConfigImpl()),
+                environment)) {
             harness.open();
             Counter retries = (Counter) registered.get("retries");
 

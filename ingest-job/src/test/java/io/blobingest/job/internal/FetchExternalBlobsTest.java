@@ -24,11 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.WriterAppender;
-import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream.OutputMode;
 import org.apache.flink.streaming.api.functions.async.AsyncFunction;
@@ -37,6 +32,11 @@ import org.apache.flink.streaming.api.operators.async.AsyncWaitOperatorFactory;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.types.Either;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.WriterAppender;
+import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,7 +51,8 @@ class FetchExternalBlobsTest {
     private static final byte[] CONTENT = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
     private static final String SIGNATURE = "topsecret";
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void placedBlobsPassThroughAtOnceAndExternalOnesComeOutPlacedOrDeadLettered() throws Exception {
@@ -61,11 +62,15 @@ class FetchExternalBlobsTest {
         try (var harness = harness()) {
             harness.open();
             harness.processElement(Either.Left(carried), 0);
-            assertThat(harness.extractOutputValues()).as("emitted before any fetch ends")
-                    .singleElement().usingRecursiveComparison().isEqualTo(carried);
+            assertThat(harness.extractOutputValues())
+                    .as("emitted before any fetch ends")
+                    .singleElement()
+                    .usingRecursiveComparison()
+                    .isEqualTo(carried);
 
             harness.processElement(Either.Right(fetch(1, object.toUri().toString())), 0);
-            harness.processElement(Either.Right(fetch(2, dir.resolve("missing").toUri().toString())), 0);
+            harness.processElement(
+                    Either.Right(fetch(2, dir.resolve("missing").toUri().toString())), 0);
             harness.endInput();
 
             assertThat(harness.extractOutputValues()).hasSize(2).last().satisfies(this::isTheFetchedObject);
@@ -86,16 +91,21 @@ class FetchExternalBlobsTest {
             harness.open();
             harness.setProcessingTime(0);
             harness.processElement(Either.Right(fetch), 0);
-            assertThat(stalled.started().await(1, TimeUnit.MINUTES)).as("the fetch is reading").isTrue();
+            assertThat(stalled.started().await(1, TimeUnit.MINUTES))
+                    .as("the fetch is reading")
+                    .isTrue();
             harness.setProcessingTime(TIMEOUT.toMillis() + 1);
-            assertThat(stalled.interrupted().await(1, TimeUnit.MINUTES)).as("the read was interrupted").isTrue();
+            assertThat(stalled.interrupted().await(1, TimeUnit.MINUTES))
+                    .as("the read was interrupted")
+                    .isTrue();
             harness.endInput();
 
             assertThat(harness.extractOutputValues()).isEmpty();
             assertThat(deadLetters(harness)).singleElement().satisfies(deadLetter -> {
                 assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
-                assertThat(deadLetter.detail()).isEqualTo("fetching " + fetch.location()
-                        + " gave no result within 30000 ms (external.fetch-timeout)");
+                assertThat(deadLetter.detail())
+                        .isEqualTo("fetching " + fetch.location()
+                                + " gave no result within 30000 ms (external.fetch-timeout)");
             });
         }
     }
@@ -124,32 +134,43 @@ class FetchExternalBlobsTest {
                 for (int round = 0; round < 2; round++) { // two rounds of stuck fetches: as many threads as the bound
                     for (int slot = 0; slot < SETTINGS.concurrency(); slot++) {
                         int stuck = round * SETTINGS.concurrency() + slot;
-                        String uri = FlakyFileSystem.uri(stuckObjects.get(stuck)).toString();
+                        String uri =
+                                FlakyFileSystem.uri(stuckObjects.get(stuck)).toString();
                         harness.processElement(Either.Right(fetch(100 + stuck, uri)), 0);
-                        assertThat(hung.get(stuck).started().await(1, TimeUnit.MINUTES)).as("stuck fetch reads").isTrue();
+                        assertThat(hung.get(stuck).started().await(1, TimeUnit.MINUTES))
+                                .as("stuck fetch reads")
+                                .isTrue();
                     }
                     now += TIMEOUT.toMillis() + 1;
                     harness.setProcessingTime(now);
-                    assertThat(stage.fetchThreadsAlive()).as("stuck threads stay alive after their timeout")
+                    assertThat(stage.fetchThreadsAlive())
+                            .as("stuck threads stay alive after their timeout")
                             .isEqualTo((round + 1) * SETTINGS.concurrency());
                     if (round == 0) {
                         for (int i = 0; i < 4; i++) {
-                            harness.processElement(Either.Right(fetch(offset++, healthy.toUri().toString())), 0);
+                            harness.processElement(
+                                    Either.Right(fetch(offset++, healthy.toUri().toString())), 0);
                         }
                         drain(harness);
-                        assertThat(harness.extractOutputValues()).as("healthy fetches beside the stuck threads")
-                                .hasSize(4).allSatisfy(placed -> assertThat(placed.bytes()).containsExactly(CONTENT));
+                        assertThat(harness.extractOutputValues())
+                                .as("healthy fetches beside the stuck threads")
+                                .hasSize(4)
+                                .allSatisfy(placed -> assertThat(placed.bytes()).containsExactly(CONTENT));
                     }
                 }
-                assertThat(deadLetters(harness)).hasSize(2 * SETTINGS.concurrency()).allSatisfy(deadLetter -> {
-                    assertThat(deadLetter.record().offset()).isGreaterThanOrEqualTo(100);
-                    assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
-                });
-                assertThat(stage.fetchThreadsAlive()).as("never more than the bound")
+                assertThat(deadLetters(harness))
+                        .hasSize(2 * SETTINGS.concurrency())
+                        .allSatisfy(deadLetter -> {
+                            assertThat(deadLetter.record().offset()).isGreaterThanOrEqualTo(100);
+                            assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
+                        });
+                assertThat(stage.fetchThreadsAlive())
+                        .as("never more than the bound")
                         .isEqualTo(FetchExternalBlobs.MAX_THREADS_PER_SLOT * SETTINGS.concurrency());
 
                 hung.get(0).release(); // one stuck thread ends: its place goes to the next fetch
-                harness.processElement(Either.Right(fetch(offset, healthy.toUri().toString())), 0);
+                harness.processElement(
+                        Either.Right(fetch(offset, healthy.toUri().toString())), 0);
                 drain(harness);
                 assertThat(harness.extractOutputValues()).hasSize(5);
                 assertThat(stage.fetchThreadsAlive())
@@ -157,7 +178,8 @@ class FetchExternalBlobsTest {
             } finally {
                 harness.close(); // returns, though three threads ignore its interrupts
             }
-            assertThat(stage.fetchThreadsAlive()).as("left to end on their own")
+            assertThat(stage.fetchThreadsAlive())
+                    .as("left to end on their own")
                     .isEqualTo(2 * SETTINGS.concurrency() - 1);
             hung.forEach(FlakyFileSystem.HungReads::release);
             stuckObjects.forEach(FlakyFileSystem::resumeReads);
@@ -177,7 +199,8 @@ class FetchExternalBlobsTest {
         FlakyFileSystem.failReads(flaky, Integer.MAX_VALUE, 0);
         Path throwing = Files.write(dir.resolve("throwing"), CONTENT);
         FlakyFileSystem.failStatusWith(throwing, new IllegalStateException("file system bug"));
-        Path outside = Files.write(Files.createDirectories(dir.resolve("outside")).resolve("secret"), CONTENT);
+        Path outside =
+                Files.write(Files.createDirectories(dir.resolve("outside")).resolve("secret"), CONTENT);
         Path allowed = Files.createDirectories(dir.resolve("allowed"));
         Path link = Files.createSymbolicLink(allowed.resolve("link"), outside);
         Path stalledObject = Files.write(dir.resolve("stalled"), CONTENT);
@@ -185,14 +208,22 @@ class FetchExternalBlobsTest {
         String query = "?X-Amz-Signature=" + SIGNATURE;
         var classifier = new BlobRecordClassifier(
                 new PlacementPolicy(10, 100, 1000), List.of(allowed.toUri().toString(), "flaky:/"), 500);
-        var fetcher = new ExternalBlobFetcher(new PlacementPolicy(10, 100, 1000), 500,
-                new RetryPolicy(2, Duration.ZERO), List.of(allowed.toUri().toString(), "flaky:/"));
+        var fetcher = new ExternalBlobFetcher(
+                new PlacementPolicy(10, 100, 1000),
+                500,
+                new RetryPolicy(2, Duration.ZERO),
+                List.of(allowed.toUri().toString(), "flaky:/"));
         var settings = new ExternalFetchSettings(8, new RetryPolicy(2, Duration.ZERO), TIMEOUT);
-        List<String> uris = List.of(FlakyFileSystem.uri(flaky) + query, FlakyFileSystem.uri(throwing) + query,
-                link.toUri() + query, allowed.toUri() + "missing" + query, FlakyFileSystem.uri(stalledObject) + query);
+        List<String> uris = List.of(
+                FlakyFileSystem.uri(flaky) + query,
+                FlakyFileSystem.uri(throwing) + query,
+                link.toUri() + query,
+                allowed.toUri() + "missing" + query,
+                FlakyFileSystem.uri(stalledObject) + query);
 
         OperatorSubtaskState checkpoint;
-        try (var logs = new CapturedLogs(); var harness = harness(fetcher, settings)) {
+        try (var logs = new CapturedLogs();
+                var harness = harness(fetcher, settings)) {
             harness.open();
             harness.setProcessingTime(0);
             for (int i = 0; i < uris.size(); i++) {
@@ -201,17 +232,28 @@ class FetchExternalBlobsTest {
                     drain(harness); // all but the stalled one end before the clock moves
                 }
             }
-            assertThat(stalled.started().await(1, TimeUnit.MINUTES)).as("the last fetch is reading").isTrue();
+            assertThat(stalled.started().await(1, TimeUnit.MINUTES))
+                    .as("the last fetch is reading")
+                    .isTrue();
             checkpoint = harness.snapshot(1, 1);
             harness.setProcessingTime(TIMEOUT.toMillis() + 1); // the stalled fetch times out
             harness.endInput();
 
-            assertThat(deadLetters(harness)).extracting(DeadLetter::code).containsExactlyInAnyOrder(
-                    DeadLetterCode.FETCH_FAILED, DeadLetterCode.FETCH_FAILED, DeadLetterCode.URI_NOT_ALLOWED,
-                    DeadLetterCode.NOT_FOUND, DeadLetterCode.FETCH_FAILED);
-            assertThat(deadLetters(harness)).extracting(DeadLetter::detail).allSatisfy(detail ->
-                    assertThat(detail).doesNotContain(SIGNATURE));
-            assertThat(logs.text()).as("a retry was logged").contains("failed; try 2 of 2").doesNotContain(SIGNATURE);
+            assertThat(deadLetters(harness))
+                    .extracting(DeadLetter::code)
+                    .containsExactlyInAnyOrder(
+                            DeadLetterCode.FETCH_FAILED,
+                            DeadLetterCode.FETCH_FAILED,
+                            DeadLetterCode.URI_NOT_ALLOWED,
+                            DeadLetterCode.NOT_FOUND,
+                            DeadLetterCode.FETCH_FAILED);
+            assertThat(deadLetters(harness))
+                    .extracting(DeadLetter::detail)
+                    .allSatisfy(detail -> assertThat(detail).doesNotContain(SIGNATURE));
+            assertThat(logs.text())
+                    .as("a retry was logged")
+                    .contains("failed; try 2 of 2")
+                    .doesNotContain(SIGNATURE);
         }
         FlakyFileSystem.resumeReads(stalledObject);
         Files.delete(stalledObject);
@@ -221,11 +263,15 @@ class FetchExternalBlobsTest {
             restored.open();
             restored.endInput();
 
-            assertThat(deadLetters(restored)).as("the restored fetch, its input record unchanged").singleElement()
+            assertThat(deadLetters(restored))
+                    .as("the restored fetch, its input record unchanged")
+                    .singleElement()
                     .satisfies(deadLetter -> {
                         assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.NOT_FOUND);
-                        assertThat(deadLetter.record().headers()).singleElement().satisfies(header ->
-                                assertThat(new String(header.value(), StandardCharsets.UTF_8)).isEqualTo(uris.get(4)));
+                        assertThat(deadLetter.record().headers())
+                                .singleElement()
+                                .satisfies(header -> assertThat(new String(header.value(), StandardCharsets.UTF_8))
+                                        .isEqualTo(uris.get(4)));
                         assertThat(deadLetter.detail()).doesNotContain(SIGNATURE);
                     });
         }
@@ -239,8 +285,11 @@ class FetchExternalBlobsTest {
         try (var harness = harness()) {
             harness.open();
             harness.processElement(Either.Left(carried(0)), 0);
-            harness.processElement(Either.Right(fetch(1, FlakyFileSystem.uri(object).toString())), 0);
-            assertThat(stalled.started().await(1, TimeUnit.MINUTES)).as("the fetch is reading").isTrue();
+            harness.processElement(
+                    Either.Right(fetch(1, FlakyFileSystem.uri(object).toString())), 0);
+            assertThat(stalled.started().await(1, TimeUnit.MINUTES))
+                    .as("the fetch is reading")
+                    .isTrue();
             checkpoint = harness.snapshot(1, 1);
         }
         FlakyFileSystem.resumeReads(object);
@@ -250,8 +299,10 @@ class FetchExternalBlobsTest {
             restored.open();
             restored.endInput();
 
-            assertThat(restored.extractOutputValues()).as("fetched again; the carried blob went on before the checkpoint")
-                    .singleElement().satisfies(this::isTheFetchedObject);
+            assertThat(restored.extractOutputValues())
+                    .as("fetched again; the carried blob went on before the checkpoint")
+                    .singleElement()
+                    .satisfies(this::isTheFetchedObject);
             assertThat(deadLetters(restored)).isEmpty();
         }
     }
@@ -276,8 +327,10 @@ class FetchExternalBlobsTest {
             restored.open();
             restored.endInput();
 
-            assertThat(restored.extractOutputValues()).hasSize(2)
-                    .anySatisfy(placed -> assertThat(placed).usingRecursiveComparison().isEqualTo(carried))
+            assertThat(restored.extractOutputValues())
+                    .hasSize(2)
+                    .anySatisfy(placed ->
+                            assertThat(placed).usingRecursiveComparison().isEqualTo(carried))
                     .anySatisfy(this::isTheFetchedObject);
         }
     }
@@ -310,7 +363,9 @@ class FetchExternalBlobsTest {
     private static List<DeadLetter> deadLetters(
             OneInputStreamOperatorTestHarness<Either<PlacedBlob, ExternalFetch>, PlacedBlob> harness) {
         var deadLetters = harness.getSideOutput(ClassifyRecords.DEAD_LETTERS);
-        return deadLetters == null ? List.of() : deadLetters.stream().map(StreamRecord::getValue).toList();
+        return deadLetters == null
+                ? List.of()
+                : deadLetters.stream().map(StreamRecord::getValue).toList();
     }
 
     private static PlacedBlob carried(long offset) {
@@ -322,16 +377,26 @@ class FetchExternalBlobsTest {
     }
 
     private static BlobRecord withUri(long offset, String uri) {
-        return new BlobRecord(null, null, List.of(new Attribute(BlobHeaders.URI, uri.getBytes(StandardCharsets.UTF_8))),
-                "in", 0, offset);
+        return new BlobRecord(
+                null,
+                null,
+                List.of(new Attribute(BlobHeaders.URI, uri.getBytes(StandardCharsets.UTF_8))),
+                "in",
+                0,
+                offset);
     }
 
     /** Every log line of this project's classes while open, as text. */
     private static final class CapturedLogs implements AutoCloseable {
         private final StringWriter text = new StringWriter();
         private final LoggerContext context = (LoggerContext) LogManager.getContext(false);
-        private final WriterAppender appender = WriterAppender.newBuilder().setName("captured").setTarget(text)
-                .setLayout(PatternLayout.newBuilder().withPattern("%level %c{1} - %msg %throwable%n").build()).build();
+        private final WriterAppender appender = WriterAppender.newBuilder()
+                .setName("captured")
+                .setTarget(text)
+                .setLayout(PatternLayout.newBuilder()
+                        .withPattern("%level %c{1} - %msg %throwable%n")
+                        .build())
+                .build();
 
         CapturedLogs() {
             appender.start();

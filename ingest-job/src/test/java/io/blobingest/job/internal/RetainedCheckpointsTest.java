@@ -17,7 +17,8 @@ class RetainedCheckpointsTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void theNewestCompletedCheckpointWinsAcrossJobs() throws IOException {
@@ -72,14 +73,14 @@ class RetainedCheckpointsTest {
         Path own = completed("finished-job/chk-5", T0);
         Path claimed = completed("killed-job/chk-2", T0);
 
-        assertThatThrownBy(() -> RetainedCheckpoints.awaitDiscarded(dir.toUri(), "finished-job", Optional.empty(),
-                        Duration.ofMillis(1)))
+        assertThatThrownBy(() -> RetainedCheckpoints.awaitDiscarded(
+                        dir.toUri(), "finished-job", Optional.empty(), Duration.ofMillis(1)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("finished job finished-job")
                 .hasMessageContaining("finished-job/chk-5");
         Files.delete(own.resolve("_metadata"));
-        assertThatThrownBy(() -> RetainedCheckpoints.awaitDiscarded(dir.toUri(), "finished-job",
-                        Optional.of(claimed.toUri()), Duration.ofMillis(1)))
+        assertThatThrownBy(() -> RetainedCheckpoints.awaitDiscarded(
+                        dir.toUri(), "finished-job", Optional.of(claimed.toUri()), Duration.ofMillis(1)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("killed-job/chk-2");
     }

@@ -26,15 +26,24 @@ class SplitManifestRowsTest {
 
     @Test
     void anExternalRowBecomesTheInputRecordOfItsReferenceWithItsKeyAttributesAndSource() {
-        DescriptorRow row = new DescriptorRow("k".getBytes(UTF_8), "robots", 3, 77,
-                BlobDescriptor.external("s3://raw/clip.bin", 10, 20), null, null, null, ATTRIBUTES);
+        DescriptorRow row = new DescriptorRow(
+                "k".getBytes(UTF_8),
+                "robots",
+                3,
+                77,
+                BlobDescriptor.external("s3://raw/clip.bin", 10, 20),
+                null,
+                null,
+                null,
+                ATTRIBUTES);
 
         BlobRecord record = SplitManifestRows.asInputRecord(row);
 
         assertThat(record.key()).isEqualTo("k".getBytes(UTF_8));
         assertThat(record.value()).isEmpty();
         assertThat(record.source()).isEqualTo("robots/3/77");
-        assertThat(record.headers()).extracting(Attribute::name)
+        assertThat(record.headers())
+                .extracting(Attribute::name)
                 .containsExactly("camera", "tag", "blob.uri", "blob.position", "blob.size");
         assertThat(new String(record.lastHeader("blob.uri"), UTF_8)).isEqualTo("s3://raw/clip.bin");
         assertThat(new String(record.lastHeader("blob.position"), UTF_8)).isEqualTo("10");
@@ -43,8 +52,8 @@ class SplitManifestRowsTest {
 
     @Test
     void theClassifierFetchesTheReEnteredRecordInIngestModeKeepingTheAttributes() {
-        DescriptorRow row = new DescriptorRow(null, "robots", 0, 1,
-                BlobDescriptor.external("s3://raw/clip.bin", 0, 0), null, null, null, ATTRIBUTES);
+        DescriptorRow row = new DescriptorRow(
+                null, "robots", 0, 1, BlobDescriptor.external("s3://raw/clip.bin", 0, 0), null, null, null, ATTRIBUTES);
         BlobRecordClassifier classifier =
                 new BlobRecordClassifier(new PlacementPolicy(10, 100, 1000), List.of("s3://raw/"), 1000);
 
@@ -60,20 +69,21 @@ class SplitManifestRowsTest {
 
     @Test
     void onlyAnExternalRowReEnters() {
-        DescriptorRow inline = new DescriptorRow(null, "robots", 0, 1, BlobDescriptor.inline(1), null, new byte[1],
-                0L, List.of());
+        DescriptorRow inline =
+                new DescriptorRow(null, "robots", 0, 1, BlobDescriptor.inline(1), null, new byte[1], 0L, List.of());
 
         assertThatThrownBy(() -> SplitManifestRows.asInputRecord(inline))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("INLINE from robots/0/1");
     }
+
     @Test
     void aRowTooLargeToPassThroughIsDeadLetteredAsItsDescriptorRecordAndTheOthersPassOn() throws Exception {
         byte[] bytes = new byte[2000];
-        DescriptorRow large = new DescriptorRow("k".getBytes(UTF_8), "robots", 2, 40, BlobDescriptor.inline(bytes.length),
-                null, bytes, 7L, ATTRIBUTES);
-        DescriptorRow small = new DescriptorRow(null, "robots", 2, 41, BlobDescriptor.dedicated(1 << 20, 3), "set-1",
-                null, 8L, ATTRIBUTES);
+        DescriptorRow large = new DescriptorRow(
+                "k".getBytes(UTF_8), "robots", 2, 40, BlobDescriptor.inline(bytes.length), null, bytes, 7L, ATTRIBUTES);
+        DescriptorRow small = new DescriptorRow(
+                null, "robots", 2, 41, BlobDescriptor.dedicated(1 << 20, 3), "set-1", null, 8L, ATTRIBUTES);
         SplitManifestRows split = new SplitManifestRows(new DescriptorRecordLimit(1000));
 
         try (OneInputStreamOperatorTestHarness<DescriptorRow, BlobRecord> harness =
@@ -81,19 +91,33 @@ class SplitManifestRowsTest {
             harness.processElement(large, 0);
             harness.processElement(small, 0);
 
-            assertThat(harness.getSideOutput(SplitManifestRows.PASSED_THROUGH)).extracting(StreamRecord::getValue)
-                    .extracting(DescriptorRow::source).containsExactly(small.source());
-            assertThat(harness.getSideOutput(ClassifyRecords.DEAD_LETTERS)).singleElement()
-                    .extracting(StreamRecord::getValue).satisfies(deadLetter -> {
+            assertThat(harness.getSideOutput(SplitManifestRows.PASSED_THROUGH))
+                    .extracting(StreamRecord::getValue)
+                    .extracting(DescriptorRow::source)
+                    .containsExactly(small.source());
+            assertThat(harness.getSideOutput(ClassifyRecords.DEAD_LETTERS))
+                    .singleElement()
+                    .extracting(StreamRecord::getValue)
+                    .satisfies(deadLetter -> {
                         assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.DESCRIPTOR_TOO_LARGE);
                         assertThat(deadLetter.detail()).contains("robots/2/40", "1000 bytes");
                         BlobRecord record = deadLetter.record();
                         assertThat(record.source()).isEqualTo("robots/2/40");
                         assertThat(record.key()).isEqualTo(large.key());
                         assertThat(record.value()).isEqualTo(bytes);
-                        assertThat(record.headers()).extracting(Attribute::name).containsExactly("blob.kind",
-                                "blob.position", "blob.size", "blob.id", "blob.uri", "blob.crc32c", "blob.features",
-                                "blob.source", "camera", "tag");
+                        assertThat(record.headers())
+                                .extracting(Attribute::name)
+                                .containsExactly(
+                                        "blob.kind",
+                                        "blob.position",
+                                        "blob.size",
+                                        "blob.id",
+                                        "blob.uri",
+                                        "blob.crc32c",
+                                        "blob.features",
+                                        "blob.source",
+                                        "camera",
+                                        "tag");
                     });
             assertThat(harness.extractOutputValues()).isEmpty();
         }

@@ -24,7 +24,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * A bounded {@link KafkaSource} that also ends when restored from a checkpoint. Connector 5.0
  * alone does not, for two reasons.
  *
- * <p>Splits restored from an unbounded run never stop. The Kafka source gives a split its stopping offset when its enumerator creates the split, and
+ * <p>Splits restored from an unbounded run never stop. The Kafka source gives a split its stopping offset when its
+ * enumerator creates the split, and
  * keeps that offset in the split's checkpointed state. A bounded job restored from a checkpoint of
  * an unbounded one (the {@code run --resume --bounded} after an unbounded run) therefore gets its
  * splits back without a stopping offset, reads them forever and never ends. This source hands such
@@ -116,7 +117,9 @@ public final class BoundedKafkaSource<T>
 
         @Override
         public void addSplits(List<KafkaPartitionSplit> splits) {
-            reader.addSplits(splits.stream().map(BoundedKafkaSource::stoppingAtLatestIfUnbounded).toList());
+            reader.addSplits(splits.stream()
+                    .map(BoundedKafkaSource::stoppingAtLatestIfUnbounded)
+                    .toList());
         }
 
         @Override

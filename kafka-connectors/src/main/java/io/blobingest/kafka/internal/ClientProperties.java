@@ -15,14 +15,22 @@ import org.apache.kafka.common.config.ConfigDef;
 public final class ClientProperties {
 
     private static final Map<String, String> OWNED = Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, BlobKafkaOptions.BOOTSTRAP_SERVERS.key(),
-            ConsumerConfig.GROUP_ID_CONFIG, BlobKafkaOptions.GROUP_ID.key(),
-            ProducerConfig.TRANSACTIONAL_ID_CONFIG, BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key(),
-            ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, BlobKafkaOptions.TRANSACTION_TIMEOUT.key(),
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, "the connector (records are read as bytes)",
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, "the connector (records are read as bytes)",
-            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, "the connector (records are written as bytes)",
-            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, "the connector (records are written as bytes)");
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            BlobKafkaOptions.BOOTSTRAP_SERVERS.key(),
+            ConsumerConfig.GROUP_ID_CONFIG,
+            BlobKafkaOptions.GROUP_ID.key(),
+            ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+            BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key(),
+            ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+            BlobKafkaOptions.TRANSACTION_TIMEOUT.key(),
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            "the connector (records are read as bytes)",
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            "the connector (records are read as bytes)",
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+            "the connector (records are written as bytes)",
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+            "the connector (records are written as bytes)");
 
     private ClientProperties() {}
 
@@ -33,7 +41,8 @@ public final class ClientProperties {
      * @throws org.apache.kafka.common.config.ConfigException if the value does not parse as {@code type}
      */
     public static Object producerSetting(Properties properties, String name, ConfigDef.Type type) {
-        Object value = properties.getOrDefault(name, ProducerConfig.configDef().defaultValues().get(name));
+        Object value = properties.getOrDefault(
+                name, ProducerConfig.configDef().defaultValues().get(name));
         return ConfigDef.parseType(name, value, type);
     }
 

@@ -47,7 +47,8 @@ final class RestoredBoundedEnumerator implements SplitEnumerator<KafkaPartitionS
             Properties adminProperties) {
         this.enumerator = enumerator;
         this.context = context;
-        this.restoredPartitions = Stream.concat(restored.assignedSplits().stream(), restored.unassignedSplits().stream())
+        this.restoredPartitions = Stream.concat(
+                        restored.assignedSplits().stream(), restored.unassignedSplits().stream())
                 .map(KafkaPartitionSplit::getTopicPartition)
                 .collect(Collectors.toSet());
         this.topics = List.copyOf(topics);
@@ -63,7 +64,8 @@ final class RestoredBoundedEnumerator implements SplitEnumerator<KafkaPartitionS
     private Set<TopicPartition> currentPartitions() throws ExecutionException, InterruptedException {
         try (Admin admin = Admin.create(adminProperties)) {
             Set<TopicPartition> partitions = new HashSet<>();
-            for (TopicDescription topic : admin.describeTopics(topics).allTopicNames().get().values()) {
+            for (TopicDescription topic :
+                    admin.describeTopics(topics).allTopicNames().get().values()) {
                 topic.partitions().forEach(p -> partitions.add(new TopicPartition(topic.name(), p.partition())));
             }
             return partitions;
@@ -72,8 +74,9 @@ final class RestoredBoundedEnumerator implements SplitEnumerator<KafkaPartitionS
 
     private void signalNoMoreSplitsUnlessNewPartitions(Set<TopicPartition> partitions, Throwable error) {
         if (error != null) {
-            throw new FlinkRuntimeException("cannot list the partitions of " + topics
-                    + " to end the bounded input restored from a checkpoint", error);
+            throw new FlinkRuntimeException(
+                    "cannot list the partitions of " + topics + " to end the bounded input restored from a checkpoint",
+                    error);
         }
         if (restoredPartitions.containsAll(partitions)) {
             noMoreSplits = true;

@@ -58,7 +58,8 @@ public final class TransactionTimeouts {
             throw new IllegalConfigurationException(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER.key()
                     + " must not be negative, found " + tolerableFailures);
         }
-        Duration needed = interval.plus(minPause).plus(checkpointTimeout)
+        Duration needed = interval.plus(minPause)
+                .plus(checkpointTimeout)
                 .multipliedBy(tolerableFailures + 1L)
                 .plus(restartAllowance);
         if (transactionTimeout.compareTo(needed) <= 0) {
@@ -89,7 +90,8 @@ public final class TransactionTimeouts {
     }
 
     private static String format(Duration duration) {
-        return duration.isNegative() ? "-" + TimeUtils.formatWithHighestUnit(duration.negated())
+        return duration.isNegative()
+                ? "-" + TimeUtils.formatWithHighestUnit(duration.negated())
                 : TimeUtils.formatWithHighestUnit(duration);
     }
 }

@@ -42,7 +42,9 @@ class BoundedKafkaSourceTest {
 
     @Test
     void isBoundedAndRefusesAnUnboundedSource() {
-        assertThat(new BoundedKafkaSource<>(source().setBounded(OffsetsInitializer.latest()).build(), TOPICS, ADMIN).getBoundedness())
+        assertThat(new BoundedKafkaSource<>(
+                                source().setBounded(OffsetsInitializer.latest()).build(), TOPICS, ADMIN)
+                        .getBoundedness())
                 .isEqualTo(Boundedness.BOUNDED);
         assertThatThrownBy(() -> new BoundedKafkaSource<>(source().build(), TOPICS, ADMIN))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -13,37 +13,45 @@ class TransactionActivityTest {
 
     @Test
     void onlyIdsWithAPrefixFollowedByADashBelongToTheJob() {
-        TransactionActivity activity = TransactionActivity.of(List.of(
-                listing("job-descriptors-0-3", TransactionState.ONGOING),
-                listing("job-dead-letters-1-3", TransactionState.EMPTY),
-                listing("job-descriptorsX-0-3", TransactionState.ONGOING),
-                listing("other-descriptors-0-3", TransactionState.ONGOING)), PREFIXES);
+        TransactionActivity activity = TransactionActivity.of(
+                List.of(
+                        listing("job-descriptors-0-3", TransactionState.ONGOING),
+                        listing("job-dead-letters-1-3", TransactionState.EMPTY),
+                        listing("job-descriptorsX-0-3", TransactionState.ONGOING),
+                        listing("other-descriptors-0-3", TransactionState.ONGOING)),
+                PREFIXES);
 
         assertThat(activity.states()).containsOnlyKeys("job-descriptors-0-3", "job-dead-letters-1-3");
     }
 
     @Test
     void aNewIdOrACommitIsASignOfLife() {
-        TransactionActivity before = TransactionActivity.of(List.of(
-                listing("job-descriptors-0-3", TransactionState.ONGOING)), PREFIXES);
-        TransactionActivity after = TransactionActivity.of(List.of(
-                listing("job-descriptors-0-3", TransactionState.COMPLETE_COMMIT),
-                listing("job-descriptors-0-4", TransactionState.EMPTY)), PREFIXES);
+        TransactionActivity before =
+                TransactionActivity.of(List.of(listing("job-descriptors-0-3", TransactionState.ONGOING)), PREFIXES);
+        TransactionActivity after = TransactionActivity.of(
+                List.of(
+                        listing("job-descriptors-0-3", TransactionState.COMPLETE_COMMIT),
+                        listing("job-descriptors-0-4", TransactionState.EMPTY)),
+                PREFIXES);
 
-        assertThat(after.signsOfLifeSince(before)).containsExactly(
-                "job-descriptors-0-3: Ongoing -> CompleteCommit", "job-descriptors-0-4: Empty");
+        assertThat(after.signsOfLifeSince(before))
+                .containsExactly("job-descriptors-0-3: Ongoing -> CompleteCommit", "job-descriptors-0-4: Empty");
     }
 
     @Test
     void aCrashedJobsTransactionTimingOutIsNoSignOfLife() {
-        TransactionActivity before = TransactionActivity.of(List.of(
-                listing("job-descriptors-0-3", TransactionState.ONGOING),
-                listing("job-descriptors-1-3", TransactionState.ONGOING),
-                listing("job-dead-letters-0-2", TransactionState.COMPLETE_COMMIT)), PREFIXES);
-        TransactionActivity after = TransactionActivity.of(List.of(
-                listing("job-descriptors-0-3", TransactionState.PREPARE_ABORT),
-                listing("job-descriptors-1-3", TransactionState.COMPLETE_ABORT),
-                listing("job-dead-letters-0-2", TransactionState.COMPLETE_COMMIT)), PREFIXES);
+        TransactionActivity before = TransactionActivity.of(
+                List.of(
+                        listing("job-descriptors-0-3", TransactionState.ONGOING),
+                        listing("job-descriptors-1-3", TransactionState.ONGOING),
+                        listing("job-dead-letters-0-2", TransactionState.COMPLETE_COMMIT)),
+                PREFIXES);
+        TransactionActivity after = TransactionActivity.of(
+                List.of(
+                        listing("job-descriptors-0-3", TransactionState.PREPARE_ABORT),
+                        listing("job-descriptors-1-3", TransactionState.COMPLETE_ABORT),
+                        listing("job-dead-letters-0-2", TransactionState.COMPLETE_COMMIT)),
+                PREFIXES);
 
         assertThat(after.signsOfLifeSince(before)).isEmpty();
     }

@@ -25,8 +25,10 @@ class TransactionTimeoutsTest {
 
     @Test
     void acceptsATimeoutBetweenTheWorstCaseOpenTimeAndTheBrokerMaximum() {
-        assertThatCode(() -> TransactionTimeouts.validate(config(Duration.ofMinutes(9)))).doesNotThrowAnyException();
-        assertThatCode(() -> TransactionTimeouts.validate(config(Duration.ofMinutes(15)))).doesNotThrowAnyException();
+        assertThatCode(() -> TransactionTimeouts.validate(config(Duration.ofMinutes(9))))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> TransactionTimeouts.validate(config(Duration.ofMinutes(15))))
+                .doesNotThrowAnyException();
     }
 
     @Test
@@ -60,8 +62,7 @@ class TransactionTimeoutsTest {
 
         assertThatCode(() -> TransactionTimeouts.validate(noneTolerated)).doesNotThrowAnyException();
         // 3 * (1 min + 2 min) + 5 min = 14 min
-        assertThatThrownBy(() -> TransactionTimeouts.validate(twoTolerated))
-                .hasMessageContaining("= 14 min: ");
+        assertThatThrownBy(() -> TransactionTimeouts.validate(twoTolerated)).hasMessageContaining("= 14 min: ");
     }
 
     @Test

@@ -72,7 +72,10 @@ final class BatchReader {
             byObject.computeIfAbsent(ref.location(), ObjectBatch::new).add(i, ref);
         }
         Collection<ObjectBatch> batches = byObject.values();
-        int inFlight = batches.stream().mapToInt(batch -> batch.tuning.readsInFlight()).max().orElse(1);
+        int inFlight = batches.stream()
+                .mapToInt(batch -> batch.tuning.readsInFlight())
+                .max()
+                .orElse(1);
         try {
             runEach(batches, ObjectBatch::plan, inFlight);
             List<RangeFetcher.IoTask> reads = new ArrayList<>();
@@ -235,7 +238,8 @@ final class BatchReader {
 
         void readInto(byte[][] results, RangeFetcher.ReadRunner runner) throws IOException {
             List<ByteSpan> spans = plans.stream()
-                    .map(plan -> new ByteSpan(plan.range().offset(), plan.range().length()))
+                    .map(plan ->
+                            new ByteSpan(plan.range().offset(), plan.range().length()))
                     .toList();
             ReadSchedule schedule = coalescers.apply(tuning).schedule(spans);
             Map<ByteSpan, byte[]> bytes = tuning.parallelWithinObject()

@@ -40,8 +40,10 @@ final class DescriptorResolver {
     BlobObjectRef resolve(BlobDescriptor descriptor, ResolveContext context) throws UnsupportedFeatureException {
         checkFeatures(context);
         return switch (descriptor.kind()) {
-            case INLINE -> throw new IllegalArgumentException(
-                    "an INLINE descriptor names no object: its bytes travel in inline_data (read it with a BlobRequest)");
+            case INLINE ->
+                throw new IllegalArgumentException(
+                        "an INLINE descriptor names no object: its bytes travel in inline_data (read it with a"
+                                + " BlobRequest)");
             case PACKED -> resolvePacked(descriptor, context);
             case DEDICATED -> new BlobObjectRef.DedicatedFile(sidecar(descriptor, context), descriptor.size());
             case EXTERNAL -> resolveExternal(descriptor);
@@ -56,9 +58,12 @@ final class DescriptorResolver {
             // position is, and the pack's own footer is checked before any byte is trusted.
             if (!supportedFeatures.contains(BlobFeatures.BLOB_OBJECT_PACK)) {
                 throw new UnsupportedFeatureException(
-                        String.format("Packed descriptor of sidecar %d in blob set '%s' (position 0x%016x is an entry reference)",
+                        String.format(
+                                "Packed descriptor of sidecar %d in blob set '%s' (position 0x%016x is an entry"
+                                        + " reference)",
                                 descriptor.blobId(), context.blobSet(), descriptor.position()),
-                        Set.of(BlobFeatures.BLOB_OBJECT_PACK), supportedFeatures);
+                        Set.of(BlobFeatures.BLOB_OBJECT_PACK),
+                        supportedFeatures);
             }
             return new BlobObjectRef.PackEntry(location, descriptor.position(), descriptor.size());
         }
@@ -74,9 +79,9 @@ final class DescriptorResolver {
 
     private static URI sidecar(BlobDescriptor descriptor, ResolveContext context) {
         if (context.base() == null || context.blobSet() == null) {
-            throw new IllegalArgumentException(
-                    "a " + descriptor.kind() + " descriptor names sidecar " + descriptor.blobId()
-                            + " of a blob set, but the context has " + (context.blobSet() == null ? "no blob set" : "no base URI"));
+            throw new IllegalArgumentException("a " + descriptor.kind() + " descriptor names sidecar "
+                    + descriptor.blobId() + " of a blob set, but the context has "
+                    + (context.blobSet() == null ? "no blob set" : "no base URI"));
         }
         return BlobSets.sidecarUri(context.base(), context.blobSet(), descriptor.blobId());
     }
@@ -90,9 +95,8 @@ final class DescriptorResolver {
         }
         // Messages name the scheme only: the URI may carry userinfo.
         if (!EXTERNAL_SCHEME.equalsIgnoreCase(uri.getScheme())) {
-            throw new UnsupportedOperationException(
-                    "External blob_uri scheme '" + uri.getScheme() + "' cannot be read yet: this reader reads "
-                            + EXTERNAL_SCHEME + ": URIs only");
+            throw new UnsupportedOperationException("External blob_uri scheme '" + uri.getScheme()
+                    + "' cannot be read yet: this reader reads " + EXTERNAL_SCHEME + ": URIs only");
         }
         if (uri.getRawUserInfo() != null || uri.isOpaque()) {
             throw new IllegalArgumentException("External file: blob_uri must be hierarchical and carry no userinfo");

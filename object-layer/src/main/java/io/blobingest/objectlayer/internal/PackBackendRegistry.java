@@ -56,10 +56,14 @@ final class PackBackendRegistry {
                 return backend;
             }
         }
-        boolean typeKnown = backends.keySet().stream().anyMatch(key -> key.packType().equals(type));
+        boolean typeKnown =
+                backends.keySet().stream().anyMatch(key -> key.packType().equals(type));
         throw new UnsupportedPackException(
-                envelope.file(), envelope.metadataStart(), typeKnown ? "unknown pack_version" : "unknown pack_type",
-                "one of " + backends.keySet().stream().map(Key::toString).sorted().toList(),
+                envelope.file(),
+                envelope.metadataStart(),
+                typeKnown ? "unknown pack_version" : "unknown pack_type",
+                "one of "
+                        + backends.keySet().stream().map(Key::toString).sorted().toList(),
                 quote(type) + " v" + describe(packVersion));
     }
 }

@@ -16,10 +16,9 @@ final class PayloadDecoding {
         }
         byte[] logical = plan.decoder().decode(physical);
         if (logical.length != plan.logicalSize()) {
-            throw new IOException(
-                    plan.range().location() + ": decoding the " + physical.length + " bytes at offset "
-                            + plan.range().offset() + " gave " + logical.length + " bytes, expected "
-                            + plan.logicalSize());
+            throw new IOException(plan.range().location() + ": decoding the " + physical.length + " bytes at offset "
+                    + plan.range().offset() + " gave " + logical.length + " bytes, expected "
+                    + plan.logicalSize());
         }
         return logical;
     }

@@ -21,9 +21,8 @@ final class RangeCoalescer {
      */
     RangeCoalescer(long holeLimit, long maxReadLength) {
         if (holeLimit < 0 || maxReadLength <= holeLimit) {
-            throw new IllegalArgumentException(
-                    "need 0 <= hole limit < max read length, found hole limit " + holeLimit
-                            + " and max read length " + maxReadLength);
+            throw new IllegalArgumentException("need 0 <= hole limit < max read length, found hole limit " + holeLimit
+                    + " and max read length " + maxReadLength);
         }
         this.holeLimit = holeLimit;
         this.maxReadLength = maxReadLength;

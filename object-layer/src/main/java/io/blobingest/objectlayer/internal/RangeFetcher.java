@@ -61,9 +61,8 @@ final class RangeFetcher {
     private static void checkFitsInArrays(ReadableObject object, ReadSchedule schedule) throws IOException {
         for (ByteSpan range : schedule.ranges()) {
             if (range.length() > MAX_ARRAY_LENGTH) {
-                throw new IOException(
-                        object.location() + ": the " + range.length() + " bytes at offset " + range.offset()
-                                + " do not fit in one array (at most " + MAX_ARRAY_LENGTH + " bytes)");
+                throw new IOException(object.location() + ": the " + range.length() + " bytes at offset "
+                        + range.offset() + " do not fit in one array (at most " + MAX_ARRAY_LENGTH + " bytes)");
             }
         }
     }
@@ -76,8 +75,9 @@ final class RangeFetcher {
     }
 
     /** Carries out {@code reads} (by offset), filling the arrays of the {@code ranges} they overlap. */
-    private static void fetchReads(ReadableObject object, List<ByteSpan> ranges, List<ByteSpan> reads,
-            Map<ByteSpan, byte[]> bytes) throws IOException {
+    private static void fetchReads(
+            ReadableObject object, List<ByteSpan> ranges, List<ByteSpan> reads, Map<ByteSpan, byte[]> bytes)
+            throws IOException {
         int first = 0;
         for (ByteSpan read : reads) {
             while (first < ranges.size() && ranges.get(first).end() <= read.offset()) {

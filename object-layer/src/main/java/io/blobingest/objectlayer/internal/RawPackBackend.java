@@ -52,19 +52,17 @@ final class RawPackBackend implements PackBackend {
             long length = footer.entryLength(index);
             if (length != entry.size()) {
                 throw new DescriptorMismatchException(
-                        footer.file(), footer.entryTableOffset(index),
+                        footer.file(),
+                        footer.entryTableOffset(index),
                         "entry " + index + " length differs from the descriptor's size",
-                        "length " + Long.toUnsignedString(entry.size()), "length " + length);
+                        "length " + Long.toUnsignedString(entry.size()),
+                        "length " + length);
             }
             long offset = footer.entryOffset(index);
-            return new BlobReadPlan(
-                    entry,
-                    new PhysicalRange(entry.location(), offset, length),
-                    length,
-                    physical -> {
-                        RawPackReader.verifyPayload(footer, index, physical, 0, physical.length);
-                        return physical;
-                    });
+            return new BlobReadPlan(entry, new PhysicalRange(entry.location(), offset, length), length, physical -> {
+                RawPackReader.verifyPayload(footer, index, physical, 0, physical.length);
+                return physical;
+            });
         }
 
         private int entryIndex(long entryReference) throws DescriptorMismatchException {
@@ -73,14 +71,19 @@ final class RawPackBackend implements PackBackend {
                 index = RawPackFormat.entryIndex(entryReference);
             } catch (IllegalArgumentException e) {
                 throw new DescriptorMismatchException(
-                        footer.file(), footer.footerStart(), "bad entry reference",
+                        footer.file(),
+                        footer.footerStart(),
+                        "bad entry reference",
                         "bit 63 set and bits 62..32 zero (raw v1)",
                         String.format("0x%016x", entryReference));
             }
             if (index >= footer.entryCount()) {
                 throw new DescriptorMismatchException(
-                        footer.file(), footer.footerStart(), "entry reference names no entry",
-                        "an entry index below " + footer.entryCount(), "entry index " + index);
+                        footer.file(),
+                        footer.footerStart(),
+                        "entry reference names no entry",
+                        "an entry index below " + footer.entryCount(),
+                        "entry index " + index);
             }
             return (int) index;
         }

@@ -60,8 +60,8 @@ public final class ReadEngine {
         backends.addAll(extraBackends);
         this.storage = storage;
         this.resolver = new DescriptorResolver(supportedFeatures);
-        this.planner = new ReadPlanner(
-                new PackIndexLoader(new PackBackendRegistry(backends), supportedFeatures, new FooterCache(footerCacheSize)));
+        this.planner = new ReadPlanner(new PackIndexLoader(
+                new PackBackendRegistry(backends), supportedFeatures, new FooterCache(footerCacheSize)));
         this.overrides = overrides;
         this.maxMergedRange = maxMergedRange;
         this.threads = threads;
@@ -103,7 +103,9 @@ public final class ReadEngine {
             return new byte[0];
         }
         try (ReadableObject object = storage.open(plan.range().location())) {
-            return RangeFetcher.fetch(object, coalescer(tuning(plan.range().location())).schedule(List.of(span))).get(span);
+            return RangeFetcher.fetch(
+                            object, coalescer(tuning(plan.range().location())).schedule(List.of(span)))
+                    .get(span);
         }
     }
 

@@ -61,8 +61,11 @@ final class ReadPlanner {
         if (ref instanceof DedicatedFile file) {
             if (file.size() != fileLength) {
                 throw new DescriptorMismatchException(
-                        object.location(), 0, "Dedicated sidecar length differs from the descriptor's size",
-                        "length " + Long.toUnsignedString(file.size()), "length " + fileLength);
+                        object.location(),
+                        0,
+                        "Dedicated sidecar length differs from the descriptor's size",
+                        "length " + Long.toUnsignedString(file.size()),
+                        "length " + fileLength);
             }
             return identity(ref, 0, fileLength);
         }
@@ -75,17 +78,20 @@ final class ReadPlanner {
     }
 
     private static BlobReadPlan identity(BlobObjectRef ref, long offset, long length) {
-        return new BlobReadPlan(ref, new PhysicalRange(ref.location(), offset, length), length, PayloadDecoder.IDENTITY);
+        return new BlobReadPlan(
+                ref, new PhysicalRange(ref.location(), offset, length), length, PayloadDecoder.IDENTITY);
     }
 
     /** {@code offset} and {@code size} are u64: an entry reference taken as an offset lies past the end. */
     private static void requireInside(ReadableObject object, String what, long offset, long size, long fileLength)
             throws DescriptorMismatchException {
-        boolean inside = Long.compareUnsigned(offset, fileLength) <= 0
-                && Long.compareUnsigned(size, fileLength - offset) <= 0;
+        boolean inside =
+                Long.compareUnsigned(offset, fileLength) <= 0 && Long.compareUnsigned(size, fileLength - offset) <= 0;
         if (!inside) {
             throw new DescriptorMismatchException(
-                    object.location(), offset, what + " lies beyond the end of the file",
+                    object.location(),
+                    offset,
+                    what + " lies beyond the end of the file",
                     "offset + size <= " + fileLength + " (the file's length)",
                     "offset " + Long.toUnsignedString(offset) + " + size " + Long.toUnsignedString(size));
         }

@@ -80,8 +80,10 @@ final class ScatteredRead {
             long to = Math.min(copy.offset() + copy.length(), source.end());
             if (from < to) {
                 System.arraycopy(
-                        source.target().array(), source.target().offset() + (int) (from - source.offset()),
-                        copy.array().get(), copy.arrayOffset() + (int) (from - copy.offset()),
+                        source.target().array(),
+                        source.target().offset() + (int) (from - source.offset()),
+                        copy.array().get(),
+                        copy.arrayOffset() + (int) (from - copy.offset()),
                         (int) (to - from));
             }
         }

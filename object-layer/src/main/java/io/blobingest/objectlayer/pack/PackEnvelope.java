@@ -67,10 +67,15 @@ public final class PackEnvelope {
     private final Map<String, Object> metadata;
     /** The pack's last bytes, reaching back at least to the footer, which starts at {@link #footerAt}. */
     private final byte[] lastBytes;
+
     private final int footerAt;
 
     private PackEnvelope(
-            String file, long footerStart, int entryCount, Map<String, Object> metadata, byte[] lastBytes,
+            String file,
+            long footerStart,
+            int entryCount,
+            Map<String, Object> metadata,
+            byte[] lastBytes,
             int footerAt) {
         this.file = file;
         this.footerStart = footerStart;
@@ -99,9 +104,8 @@ public final class PackEnvelope {
             throws IOException {
         checkLength(file, fileLength);
         if (lastBytes.length < TAIL_LENGTH || lastBytes.length > fileLength) {
-            throw new IllegalArgumentException(
-                    file + ": the last bytes given must hold the " + TAIL_LENGTH + "-byte tail and lie in the "
-                            + fileLength + "-byte file, found " + lastBytes.length + " bytes");
+            throw new IllegalArgumentException(file + ": the last bytes given must hold the " + TAIL_LENGTH
+                    + "-byte tail and lie in the " + fileLength + "-byte file, found " + lastBytes.length + " bytes");
         }
         long windowStart = fileLength - lastBytes.length;
         long tailStart = fileLength - TAIL_LENGTH;
@@ -113,21 +117,29 @@ public final class PackEnvelope {
         tail.get(RawPackFormat.TAIL_MAGIC_OFFSET, magic);
         if (!Arrays.equals(magic, MAGIC)) {
             throw new CorruptPackException(
-                    file, tailStart + RawPackFormat.TAIL_MAGIC_OFFSET,
+                    file,
+                    tailStart + RawPackFormat.TAIL_MAGIC_OFFSET,
                     "bad tail magic (a truncated or unfinished pack ends without it)",
-                    quote(MAGIC), quote(magic));
+                    quote(MAGIC),
+                    quote(magic));
         }
         int version = Short.toUnsignedInt(tail.getShort(RawPackFormat.TAIL_VERSION_OFFSET));
         if (version != RawPackFormat.VERSION_1) {
             throw new UnsupportedPackException(
-                    file, tailStart + RawPackFormat.TAIL_VERSION_OFFSET, "unknown tail version",
-                    "version " + RawPackFormat.VERSION_1, "version " + version);
+                    file,
+                    tailStart + RawPackFormat.TAIL_VERSION_OFFSET,
+                    "unknown tail version",
+                    "version " + RawPackFormat.VERSION_1,
+                    "version " + version);
         }
         int flags = Short.toUnsignedInt(tail.getShort(RawPackFormat.TAIL_FLAGS_OFFSET));
         if (flags != 0) {
             throw new UnsupportedPackException(
-                    file, tailStart + RawPackFormat.TAIL_FLAGS_OFFSET, "unknown tail flags",
-                    "flags 0", "flags 0x" + Integer.toHexString(flags));
+                    file,
+                    tailStart + RawPackFormat.TAIL_FLAGS_OFFSET,
+                    "unknown tail flags",
+                    "flags 0",
+                    "flags 0x" + Integer.toHexString(flags));
         }
 
         long footerStart = tail.getLong(RawPackFormat.TAIL_FOOTER_START_OFFSET);
@@ -138,15 +150,20 @@ public final class PackEnvelope {
         long footerLength = ENTRY_LENGTH * entryCount + metadataLength;
         if (footerStart < HEADER_LENGTH || footerStart + footerLength != tailStart) {
             throw new CorruptPackException(
-                    file, tailStart + RawPackFormat.TAIL_FOOTER_START_OFFSET, "footer size mismatch",
+                    file,
+                    tailStart + RawPackFormat.TAIL_FOOTER_START_OFFSET,
+                    "footer size mismatch",
                     "footer_start + 24*entry_count + metadata_length == " + tailStart,
                     Long.toUnsignedString(footerStart) + " + 24*" + entryCount + " + " + metadataLength + " == "
                             + unsignedSum(footerStart, footerLength));
         }
         if (footerLength > MAX_FOOTER_LENGTH) {
             throw new UnsupportedPackException(
-                    file, footerStart, "footer too large for this reader",
-                    "at most " + MAX_FOOTER_LENGTH + " bytes", footerLength + " bytes");
+                    file,
+                    footerStart,
+                    "footer too large for this reader",
+                    "at most " + MAX_FOOTER_LENGTH + " bytes",
+                    footerLength + " bytes");
         }
         byte[] bytes = reachingBackToFooter(file, lastBytes, windowStart, footerStart, object);
         int footerAt = (int) (footerStart - (fileLength - bytes.length));
@@ -155,7 +172,9 @@ public final class PackEnvelope {
         crc.update(bytes, footerAt, (int) footerLength);
         if ((int) crc.getValue() != expectedFooterCrc) {
             throw new CorruptPackException(
-                    file, footerStart, "footer crc32c mismatch",
+                    file,
+                    footerStart,
+                    "footer crc32c mismatch",
                     "crc32c " + Integer.toUnsignedString(expectedFooterCrc),
                     "crc32c " + crc.getValue());
         }
@@ -207,7 +226,10 @@ public final class PackEnvelope {
             String file, long metadataStart, byte[] bytes, int offset, int length) throws CorruptPackException {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, offset, length)).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(bytes, offset, length))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new CorruptPackException(
                     file, metadataStart, "bad metadata", "UTF-8 text", "bytes that are not UTF-8 (" + e + ")");
@@ -220,17 +242,21 @@ public final class PackEnvelope {
             return parsed;
         } catch (JsonProcessingException e) {
             throw new CorruptPackException(
-                    file, metadataStart, "bad metadata", "a UTF-8 JSON object",
+                    file,
+                    metadataStart,
+                    "bad metadata",
+                    "a UTF-8 JSON object",
                     "unparseable JSON (" + e.getOriginalMessage() + ")");
         } catch (IOException e) {
-            throw new CorruptPackException(
-                    file, metadataStart, "bad metadata", "a UTF-8 JSON object", e.toString());
+            throw new CorruptPackException(file, metadataStart, "bad metadata", "a UTF-8 JSON object", e.toString());
         }
     }
 
     /** {@code a + b} for an unsigned {@code a}, exact even where a long would wrap. */
     private static String unsignedSum(long a, long b) {
-        return new BigInteger(Long.toUnsignedString(a)).add(BigInteger.valueOf(b)).toString();
+        return new BigInteger(Long.toUnsignedString(a))
+                .add(BigInteger.valueOf(b))
+                .toString();
     }
 
     /**

@@ -63,6 +63,7 @@ public final class RawPackFormat {
     public static final long ENTRY_REFERENCE_FLAG = 0x8000_0000_0000_0000L;
     /** Bits 62..32 are zero in v1; bits 31..0 hold the entry index. */
     public static final long ENTRY_REFERENCE_RESERVED_MASK = 0x7FFF_FFFF_0000_0000L;
+
     public static final long ENTRY_REFERENCE_INDEX_MASK = 0x0000_0000_FFFF_FFFFL;
 
     // Metadata keys, in the canonical order the writer emits them.
@@ -97,15 +98,12 @@ public final class RawPackFormat {
      */
     public static long entryIndex(long entryReference) {
         if (!isEntryReference(entryReference)) {
-            throw new IllegalArgumentException(
-                    "position " + Long.toUnsignedString(entryReference)
-                            + " is not an entry reference: bit 63 is clear");
+            throw new IllegalArgumentException("position " + Long.toUnsignedString(entryReference)
+                    + " is not an entry reference: bit 63 is clear");
         }
         if ((entryReference & ENTRY_REFERENCE_RESERVED_MASK) != 0) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "entry reference 0x%016x has reserved bits 62..32 set (expected zero in v1)",
-                            entryReference));
+            throw new IllegalArgumentException(String.format(
+                    "entry reference 0x%016x has reserved bits 62..32 set (expected zero in v1)", entryReference));
         }
         return entryReference & ENTRY_REFERENCE_INDEX_MASK;
     }

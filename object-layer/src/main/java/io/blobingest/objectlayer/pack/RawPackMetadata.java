@@ -30,8 +30,7 @@ public record RawPackMetadata(String blobSet, long blobId, String createdBy) {
     private static final JsonFactory JSON = new JsonFactory();
 
     /** What a v1 writer declares a reader must understand. */
-    public static final List<String> V1_REQUIRED_FEATURES =
-            List.of(RawPackFormat.FEATURE_BLOB_OBJECT_PACK);
+    public static final List<String> V1_REQUIRED_FEATURES = List.of(RawPackFormat.FEATURE_BLOB_OBJECT_PACK);
 
     private static final Pattern CREATED_BY = Pattern.compile("[\\x20-\\x7e]{1,256}");
     /** What {@link #isValidCreatedBy} accepts, for error messages. */
@@ -45,7 +44,8 @@ public record RawPackMetadata(String blobSet, long blobId, String createdBy) {
             throw new IllegalArgumentException("blob_id must be a sidecar id in [1, 2^32-1], found " + blobId);
         }
         if (!isValidCreatedBy(createdBy)) {
-            throw new IllegalArgumentException("created_by must be " + CREATED_BY_RULE + ", found \"" + createdBy + '"');
+            throw new IllegalArgumentException(
+                    "created_by must be " + CREATED_BY_RULE + ", found \"" + createdBy + '"');
         }
     }
 

@@ -61,7 +61,10 @@ public final class RawPackReader {
     RawPackFooter readFooter(ReadableObject object, boolean checkHeaderInWindow) throws IOException {
         long fileLength = object.length();
         return parseFooter(
-                object.location(), fileLength, PackEnvelope.readLastWindow(object, fileLength), object,
+                object.location(),
+                fileLength,
+                PackEnvelope.readLastWindow(object, fileLength),
+                object,
                 checkHeaderInWindow);
     }
 
@@ -70,8 +73,8 @@ public final class RawPackReader {
      * fileLength}; if it does not reach back to the footer's start, the missing part is read from
      * {@code object} in one read (or the parse fails if {@code object} is null).
      */
-    public RawPackFooter parseFooter(
-            String file, long fileLength, byte[] lastBytes, ReadableObject object) throws IOException {
+    public RawPackFooter parseFooter(String file, long fileLength, byte[] lastBytes, ReadableObject object)
+            throws IOException {
         return parseFooter(file, fileLength, lastBytes, object, true);
     }
 
@@ -103,12 +106,17 @@ public final class RawPackReader {
             int entryFlags = table.getInt(at + RawPackFormat.ENTRY_FLAGS_OFFSET);
             if (entryFlags != 0) {
                 throw new UnsupportedPackException(
-                        file, rowOffset + RawPackFormat.ENTRY_FLAGS_OFFSET,
-                        "unknown flags in entry " + i, "flags 0", "flags 0x" + Integer.toHexString(entryFlags));
+                        file,
+                        rowOffset + RawPackFormat.ENTRY_FLAGS_OFFSET,
+                        "unknown flags in entry " + i,
+                        "flags 0",
+                        "flags 0x" + Integer.toHexString(entryFlags));
             }
             if (offset < HEADER_LENGTH || length < 0 || offset > footerStart - length) {
                 throw new CorruptPackException(
-                        file, rowOffset, "entry " + i + " out of bounds",
+                        file,
+                        rowOffset,
+                        "entry " + i + " out of bounds",
                         "a range inside the payload [" + HEADER_LENGTH + ", " + footerStart + ")",
                         "offset " + Long.toUnsignedString(offset) + " length " + Long.toUnsignedString(length));
             }
@@ -135,20 +143,29 @@ public final class RawPackReader {
         int version = Short.toUnsignedInt(header.getShort(RawPackFormat.HEADER_VERSION_OFFSET));
         if (version != RawPackFormat.VERSION_1) {
             throw new UnsupportedPackException(
-                    file, RawPackFormat.HEADER_VERSION_OFFSET, "unknown header version",
-                    "version " + RawPackFormat.VERSION_1, "version " + version);
+                    file,
+                    RawPackFormat.HEADER_VERSION_OFFSET,
+                    "unknown header version",
+                    "version " + RawPackFormat.VERSION_1,
+                    "version " + version);
         }
         int flags = Short.toUnsignedInt(header.getShort(RawPackFormat.HEADER_FLAGS_OFFSET));
         if (flags != 0) {
             throw new UnsupportedPackException(
-                    file, RawPackFormat.HEADER_FLAGS_OFFSET, "unknown header flags",
-                    "flags 0", "flags 0x" + Integer.toHexString(flags));
+                    file,
+                    RawPackFormat.HEADER_FLAGS_OFFSET,
+                    "unknown header flags",
+                    "flags 0",
+                    "flags 0x" + Integer.toHexString(flags));
         }
         int reserved = header.getInt(RawPackFormat.HEADER_RESERVED_OFFSET);
         if (reserved != 0) {
             throw new CorruptPackException(
-                    file, RawPackFormat.HEADER_RESERVED_OFFSET, "non-zero reserved header field",
-                    "0", "0x" + Integer.toHexString(reserved));
+                    file,
+                    RawPackFormat.HEADER_RESERVED_OFFSET,
+                    "non-zero reserved header field",
+                    "0",
+                    "0x" + Integer.toHexString(reserved));
         }
     }
 
@@ -169,7 +186,9 @@ public final class RawPackReader {
 
     static CorruptPackException payloadCrcMismatch(RawPackFooter footer, int index, int found) {
         return new CorruptPackException(
-                footer.file(), footer.entryOffset(index), "payload crc32c mismatch in entry " + index,
+                footer.file(),
+                footer.entryOffset(index),
+                "payload crc32c mismatch in entry " + index,
                 "crc32c " + Integer.toUnsignedString(footer.entryCrc32c(index)),
                 "crc32c " + Integer.toUnsignedString(found));
     }
@@ -185,8 +204,11 @@ public final class RawPackReader {
         Object packVersion = metadata.get(RawPackFormat.META_PACK_VERSION);
         if (!(packVersion instanceof Integer v) || v != RawPackFormat.PACK_VERSION) {
             throw new UnsupportedPackException(
-                    file, metadataStart, "unknown pack_version",
-                    String.valueOf(RawPackFormat.PACK_VERSION), describe(packVersion));
+                    file,
+                    metadataStart,
+                    "unknown pack_version",
+                    String.valueOf(RawPackFormat.PACK_VERSION),
+                    describe(packVersion));
         }
     }
 
@@ -195,8 +217,11 @@ public final class RawPackReader {
         Object declaredCount = metadata.get(RawPackFormat.META_ENTRY_COUNT);
         if (declaredCount != null && !isInteger(declaredCount, entryCount)) {
             throw new CorruptPackException(
-                    file, metadataStart, "metadata entry_count disagrees with the tail",
-                    String.valueOf(entryCount), describe(declaredCount));
+                    file,
+                    metadataStart,
+                    "metadata entry_count disagrees with the tail",
+                    String.valueOf(entryCount),
+                    describe(declaredCount));
         }
     }
 
@@ -205,8 +230,11 @@ public final class RawPackReader {
         Object declared = metadata.get(RawPackFormat.META_PAYLOAD_BYTES);
         if (declared != null && !isInteger(declared, sum)) {
             throw new CorruptPackException(
-                    file, metadataStart, "metadata payload_bytes disagrees with the entry table",
-                    sum + " (the sum of entry lengths)", describe(declared));
+                    file,
+                    metadataStart,
+                    "metadata payload_bytes disagrees with the entry table",
+                    sum + " (the sum of entry lengths)",
+                    describe(declared));
         }
     }
 

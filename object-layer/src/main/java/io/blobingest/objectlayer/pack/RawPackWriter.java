@@ -79,8 +79,7 @@ public final class RawPackWriter {
     }
 
     /** Starts a new pack: writes the 16-byte header to {@code out}, which must be empty. */
-    public static RawPackWriter create(OutputStream out, RawPackMetadata metadata)
-            throws IOException {
+    public static RawPackWriter create(OutputStream out, RawPackMetadata metadata) throws IOException {
         RawPackWriter writer = new RawPackWriter(out, metadata, null);
         writer.writeHeader();
         return writer;
@@ -191,7 +190,10 @@ public final class RawPackWriter {
         ByteBuffer entry = ByteBuffer.allocate(ENTRY_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < entryCount; i++) {
             entry.clear();
-            entry.putLong(entryOffsets[i]).putLong(entryLengths[i]).putInt(entryCrcs[i]).putInt(0);
+            entry.putLong(entryOffsets[i])
+                    .putLong(entryLengths[i])
+                    .putInt(entryCrcs[i])
+                    .putInt(0);
             footerCrc.update(entry.array(), 0, ENTRY_LENGTH);
             write(entry.array(), 0, ENTRY_LENGTH);
         }
@@ -300,9 +302,8 @@ public final class RawPackWriter {
 
     private void checkOpen(String operation) {
         if (status != Status.OPEN) {
-            throw new IllegalStateException(
-                    "cannot " + operation + ": pack writer for blob set '" + metadata.blobSet()
-                            + "' sidecar " + metadata.blobId() + " is " + status);
+            throw new IllegalStateException("cannot " + operation + ": pack writer for blob set '" + metadata.blobSet()
+                    + "' sidecar " + metadata.blobId() + " is " + status);
         }
     }
 }

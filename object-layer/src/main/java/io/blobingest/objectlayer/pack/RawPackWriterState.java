@@ -13,11 +13,7 @@ public final class RawPackWriterState {
     private final EntryTable entries;
 
     public RawPackWriterState(
-            RawPackMetadata metadata,
-            long length,
-            long[] entryOffsets,
-            long[] entryLengths,
-            int[] entryCrcs) {
+            RawPackMetadata metadata, long length, long[] entryOffsets, long[] entryLengths, int[] entryCrcs) {
         this(metadata, length, new EntryTable(entryOffsets.clone(), entryLengths.clone(), entryCrcs.clone()));
     }
 
@@ -31,9 +27,8 @@ public final class RawPackWriterState {
             if (entries.offset(i) < RawPackFormat.HEADER_LENGTH
                     || entries.length(i) < 0
                     || entries.offset(i) + entries.length(i) > length) {
-                throw new IllegalArgumentException(
-                        "entry " + i + " [" + entries.offset(i) + ", +" + entries.length(i)
-                                + ") lies outside the written payload [16, " + length + ")");
+                throw new IllegalArgumentException("entry " + i + " [" + entries.offset(i) + ", +" + entries.length(i)
+                        + ") lies outside the written payload [16, " + length + ")");
             }
         }
         this.length = length;

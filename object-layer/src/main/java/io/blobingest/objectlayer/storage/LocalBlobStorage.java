@@ -49,13 +49,11 @@ public final class LocalBlobStorage implements BlobStorage {
         }
 
         @Override
-        public void readFully(long position, byte[] buffer, int offset, int length)
-                throws IOException {
+        public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
             long end = read(position, ByteBuffer.wrap(buffer, offset, length));
             if (end < position + length) {
                 throw new EOFException(
-                        path + ": wanted " + length + " bytes at offset " + position
-                                + ", the file ends at " + end);
+                        path + ": wanted " + length + " bytes at offset " + position + ", the file ends at " + end);
             }
         }
 
@@ -68,10 +66,9 @@ public final class LocalBlobStorage implements BlobStorage {
             ScatterTarget.readEach(position, targets, (at, array, offset, length) -> {
                 long end = read(at, ByteBuffer.wrap(array, offset, length));
                 if (end < at + length) {
-                    throw new EOFException(
-                            path + ": wanted " + ScatterTarget.totalLength(targets) + " bytes at offset "
-                                    + position + " (scattered into " + targets.size() + " targets), the file ends at "
-                                    + end);
+                    throw new EOFException(path + ": wanted " + ScatterTarget.totalLength(targets) + " bytes at offset "
+                            + position + " (scattered into " + targets.size() + " targets), the file ends at "
+                            + end);
                 }
             });
         }

@@ -23,8 +23,10 @@ class RangeCoalescerTest {
 
     @Test
     void aHoleOfExactlyTheLimitIsReadThroughAndOneByteMoreSplits() {
-        assertThat(coalescer.schedule(List.of(span(0, 10), span(110, 10))).reads()).containsExactly(span(0, 120));
-        assertThat(coalescer.schedule(List.of(span(0, 10), span(111, 10))).reads()).containsExactly(span(0, 10), span(111, 10));
+        assertThat(coalescer.schedule(List.of(span(0, 10), span(110, 10))).reads())
+                .containsExactly(span(0, 120));
+        assertThat(coalescer.schedule(List.of(span(0, 10), span(111, 10))).reads())
+                .containsExactly(span(0, 10), span(111, 10));
     }
 
     @Test
@@ -67,7 +69,8 @@ class RangeCoalescerTest {
 
     @Test
     void aSingleRangeLongerThanTheMaximumIsCutToo() {
-        assertThat(coalescer.schedule(List.of(span(7, 2500))).reads()).containsExactly(span(7, 1000), span(1007, 1000), span(2007, 500));
+        assertThat(coalescer.schedule(List.of(span(7, 2500))).reads())
+                .containsExactly(span(7, 1000), span(1007, 1000), span(2007, 500));
     }
 
     @Test
@@ -77,8 +80,10 @@ class RangeCoalescerTest {
 
         ReadSchedule schedule = tight.schedule(wanted);
 
-        assertThat(schedule.reads()).allSatisfy(read -> assertThat(wanted)
-                .anySatisfy(range -> assertThat(range.offset() < read.end() && read.offset() < range.end()).isTrue()));
+        assertThat(schedule.reads())
+                .allSatisfy(read -> assertThat(wanted)
+                        .anySatisfy(range -> assertThat(range.offset() < read.end() && read.offset() < range.end())
+                                .isTrue()));
     }
 
     @Test

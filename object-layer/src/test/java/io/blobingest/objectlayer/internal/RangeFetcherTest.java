@@ -39,12 +39,17 @@ class RangeFetcherTest {
     @Test
     void everyRangeGetsItsBytesWhenReadsSpanSeveralRangesAndCutThroughThem() throws IOException {
         List<ByteSpan> ranges = List.of(
-                new ByteSpan(0, 700), new ByteSpan(650, 100), new ByteSpan(800, 1500), new ByteSpan(2300, 1), new ByteSpan(4000, 999));
+                new ByteSpan(0, 700),
+                new ByteSpan(650, 100),
+                new ByteSpan(800, 1500),
+                new ByteSpan(2300, 1),
+                new ByteSpan(4000, 999));
 
         Map<ByteSpan, byte[]> bytes = fetch(new RangeCoalescer(100, 512), ranges);
 
         for (ByteSpan range : ranges) {
-            assertThat(bytes.get(range)).as("range %s", range)
+            assertThat(bytes.get(range))
+                    .as("range %s", range)
                     .isEqualTo(Arrays.copyOfRange(content(), (int) range.offset(), (int) range.end()));
         }
     }

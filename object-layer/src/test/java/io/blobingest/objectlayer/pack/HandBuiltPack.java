@@ -65,7 +65,8 @@ public final class HandBuiltPack {
 
     public byte[] build() {
         long footerStart = footerStart();
-        ByteBuffer footer = ByteBuffer.allocate(24 * rows.size() + metadata.length).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer footer =
+                ByteBuffer.allocate(24 * rows.size() + metadata.length).order(ByteOrder.LITTLE_ENDIAN);
         for (Row row : rows) {
             footer.putLong(row.offset).putLong(row.length).putInt(row.crc32c).putInt(row.flags);
         }

@@ -63,10 +63,12 @@ class PackEnvelopeTest {
         byte[] pack = TestPacks.write();
         PackEnvelope envelope = PackEnvelope.read(new RecordingObject(FILE, pack), pack.length);
 
-        assertThat(envelope.requiredFeatures(Set.of("blob_object_pack", "other"))).containsExactly("blob_object_pack");
+        assertThat(envelope.requiredFeatures(Set.of("blob_object_pack", "other")))
+                .containsExactly("blob_object_pack");
         assertThatThrownBy(() -> envelope.requiredFeatures(Set.of("other")))
                 .isInstanceOf(UnsupportedPackException.class)
-                .hasMessageEndingWith(": expected one of the features this reader supports [other], found \"blob_object_pack\"");
+                .hasMessageEndingWith(
+                        ": expected one of the features this reader supports [other], found \"blob_object_pack\"");
     }
 
     @Test

@@ -65,12 +65,17 @@ class RawPackCorruptionTest {
 
         assertFault(
                 () -> RawPackReader.verifyPayload(footer, 2, third, 0, 5),
-                CorruptPackException.class, 116,
+                CorruptPackException.class,
+                116,
                 "payload crc32c mismatch in entry 2 at offset 116: expected " + expected + ", found " + found);
 
         List<PackFault> faults = new RawPackVerifier(reader).verify(object);
-        assertThat(faults).containsExactly(new PackFault(FILE, 116,
-                FILE + ": payload crc32c mismatch in entry 2 at offset 116: expected " + expected + ", found " + found));
+        assertThat(faults)
+                .containsExactly(new PackFault(
+                        FILE,
+                        116,
+                        FILE + ": payload crc32c mismatch in entry 2 at offset 116: expected " + expected + ", found "
+                                + found));
     }
 
     // ---- entry table and metadata under the footer crc -------------------------------------------
@@ -96,7 +101,10 @@ class RawPackCorruptionTest {
         byte[] damaged = flipBit(PACK, TAIL_START, 3); // 121 -> 113
         long metadataLength = TAIL_START - METADATA_START;
 
-        assertFault(reading(damaged), CorruptPackException.class, TAIL_START,
+        assertFault(
+                reading(damaged),
+                CorruptPackException.class,
+                TAIL_START,
                 SIZE_MISMATCH + ", found 113 + 24*3 + " + metadataLength + " == " + (TAIL_START - 8));
     }
 
@@ -105,7 +113,10 @@ class RawPackCorruptionTest {
         byte[] damaged = flipBit(PACK, TAIL_START + 7, 7); // 121 -> 2^63 + 121
         long metadataLength = TAIL_START - METADATA_START;
 
-        assertFault(reading(damaged), CorruptPackException.class, TAIL_START,
+        assertFault(
+                reading(damaged),
+                CorruptPackException.class,
+                TAIL_START,
                 SIZE_MISMATCH + ", found 9223372036854775929 + 24*3 + " + metadataLength + " == "
                         + new BigInteger("9223372036854775929").add(BigInteger.valueOf(72 + metadataLength)));
     }
@@ -115,7 +126,10 @@ class RawPackCorruptionTest {
         byte[] damaged = flipBit(PACK, TAIL_START + 8, 2); // 3 -> 7
         long metadataLength = TAIL_START - METADATA_START;
 
-        assertFault(reading(damaged), CorruptPackException.class, TAIL_START,
+        assertFault(
+                reading(damaged),
+                CorruptPackException.class,
+                TAIL_START,
                 SIZE_MISMATCH + ", found " + FOOTER_START + " + 24*7 + " + metadataLength + " == " + (TAIL_START + 96));
     }
 
@@ -147,7 +161,10 @@ class RawPackCorruptionTest {
     void tailVersionBitFlipIsAnUnknownVersion() {
         byte[] damaged = flipBit(PACK, TAIL_START + 20, 1);
 
-        assertFault(reading(damaged), UnsupportedPackException.class, TAIL_START + 20,
+        assertFault(
+                reading(damaged),
+                UnsupportedPackException.class,
+                TAIL_START + 20,
                 "unknown tail version at offset " + (TAIL_START + 20) + ": expected version 1, found version 3");
     }
 
@@ -155,7 +172,10 @@ class RawPackCorruptionTest {
     void tailFlagsBitFlipIsUnknownFlags() {
         byte[] damaged = flipBit(PACK, TAIL_START + 23, 7);
 
-        assertFault(reading(damaged), UnsupportedPackException.class, TAIL_START + 22,
+        assertFault(
+                reading(damaged),
+                UnsupportedPackException.class,
+                TAIL_START + 22,
                 "unknown tail flags at offset " + (TAIL_START + 22) + ": expected flags 0, found flags 0x8000");
     }
 
@@ -163,9 +183,11 @@ class RawPackCorruptionTest {
     void tailMagicBitFlipIsBadTailMagic() {
         byte[] damaged = flipBit(PACK, PACK.length - 1, 0);
 
-        assertFault(reading(damaged), CorruptPackException.class, TAIL_START + 24,
-                NO_TAIL_MAGIC + " at offset " + (TAIL_START + 24)
-                        + ": expected \"BLOBPACK\", found \"BLOBPACJ\"");
+        assertFault(
+                reading(damaged),
+                CorruptPackException.class,
+                TAIL_START + 24,
+                NO_TAIL_MAGIC + " at offset " + (TAIL_START + 24) + ": expected \"BLOBPACK\", found \"BLOBPACJ\"");
     }
 
     // ---- truncation ----------------------------------------------------------------------------
@@ -176,9 +198,11 @@ class RawPackCorruptionTest {
         byte[] truncated = truncate(PACK, length);
         String found = quote(truncated, (int) length - 8);
 
-        assertFault(reading(truncated), CorruptPackException.class, length - 8,
-                NO_TAIL_MAGIC + " at offset " + (length - 8)
-                        + ": expected \"BLOBPACK\", found " + found);
+        assertFault(
+                reading(truncated),
+                CorruptPackException.class,
+                length - 8,
+                NO_TAIL_MAGIC + " at offset " + (length - 8) + ": expected \"BLOBPACK\", found " + found);
     }
 
     @Test
@@ -186,9 +210,12 @@ class RawPackCorruptionTest {
         long length = PACK.length - 5;
         byte[] truncated = truncate(PACK, length);
 
-        assertFault(reading(truncated), CorruptPackException.class, length - 8,
-                NO_TAIL_MAGIC + " at offset " + (length - 8)
-                        + ": expected \"BLOBPACK\", found " + quote(truncated, (int) length - 8));
+        assertFault(
+                reading(truncated),
+                CorruptPackException.class,
+                length - 8,
+                NO_TAIL_MAGIC + " at offset " + (length - 8) + ": expected \"BLOBPACK\", found "
+                        + quote(truncated, (int) length - 8));
     }
 
     @ParameterizedTest(name = "truncated to {0} bytes")
@@ -196,7 +223,10 @@ class RawPackCorruptionTest {
     void fileShorterThanHeaderAndTailIsTruncated(long length) {
         byte[] truncated = truncate(PACK, length);
 
-        assertFault(reading(truncated), CorruptPackException.class, 0,
+        assertFault(
+                reading(truncated),
+                CorruptPackException.class,
+                0,
                 "truncated pack at offset 0: expected at least 48 bytes, found " + length + " bytes");
     }
 
@@ -216,7 +246,10 @@ class RawPackCorruptionTest {
         byte[] damaged = PACK.clone();
         damaged[7] = 'X';
 
-        assertFault(reading(damaged), CorruptPackException.class, 0,
+        assertFault(
+                reading(damaged),
+                CorruptPackException.class,
+                0,
                 "bad header magic at offset 0: expected \"BLOBPACK\", found \"BLOBPACX\"");
     }
 
@@ -224,7 +257,10 @@ class RawPackCorruptionTest {
     void wrongHeaderVersionIsAnUnknownVersion() {
         byte[] damaged = flipBit(PACK, 9, 0); // version 1 -> 257
 
-        assertFault(reading(damaged), UnsupportedPackException.class, 8,
+        assertFault(
+                reading(damaged),
+                UnsupportedPackException.class,
+                8,
                 "unknown header version at offset 8: expected version 1, found version 257");
     }
 
@@ -232,7 +268,10 @@ class RawPackCorruptionTest {
     void headerFlagsAreUnknownFlags() {
         byte[] damaged = flipBit(PACK, 10, 0);
 
-        assertFault(reading(damaged), UnsupportedPackException.class, 10,
+        assertFault(
+                reading(damaged),
+                UnsupportedPackException.class,
+                10,
                 "unknown header flags at offset 10: expected flags 0, found flags 0x1");
     }
 
@@ -240,7 +279,10 @@ class RawPackCorruptionTest {
     void headerReservedFieldMustBeZero() {
         byte[] damaged = flipBit(PACK, 15, 7);
 
-        assertFault(reading(damaged), CorruptPackException.class, 12,
+        assertFault(
+                reading(damaged),
+                CorruptPackException.class,
+                12,
                 "non-zero reserved header field at offset 12: expected 0, found 0x80000000");
     }
 
@@ -253,8 +295,8 @@ class RawPackCorruptionTest {
         assertThat(reader.readFooter(object).entryCount()).isEqualTo(1);
         assertThat(object.reads()).hasSize(1);
         assertThat(new RawPackVerifier(reader).verify(object))
-                .containsExactly(new PackFault(FILE, 0,
-                        FILE + ": bad header magic at offset 0: expected \"BLOBPACK\", found \"XLOBPACK\""));
+                .containsExactly(new PackFault(
+                        FILE, 0, FILE + ": bad header magic at offset 0: expected \"BLOBPACK\", found \"XLOBPACK\""));
     }
 
     // ---- entries with a valid footer crc -------------------------------------------------------
@@ -265,7 +307,10 @@ class RawPackCorruptionTest {
         byte[] pack = builder.build();
         long row = builder.footerStart() + 24;
 
-        assertFault(reading(pack), CorruptPackException.class, row,
+        assertFault(
+                reading(pack),
+                CorruptPackException.class,
+                row,
                 "entry 1 out of bounds at offset " + row
                         + ": expected a range inside the payload [16, 26), found offset 8 length 4");
     }
@@ -275,21 +320,39 @@ class RawPackCorruptionTest {
         HandBuiltPack builder = new HandBuiltPack().entry(ascii("0123456789")).row(20, 7, 0, 0);
         byte[] pack = builder.build();
 
-        assertFault(reading(pack), CorruptPackException.class, builder.footerStart() + 24,
+        assertFault(
+                reading(pack),
+                CorruptPackException.class,
+                builder.footerStart() + 24,
                 "entry 1 out of bounds at offset " + (builder.footerStart() + 24)
                         + ": expected a range inside the payload [16, 26), found offset 20 length 7");
     }
 
     @Test
     void entryWithHugeUnsignedOffsetOrLengthIsOutOfBoundsWithoutOverflow() {
-        byte[] hugeOffset = new HandBuiltPack().payload(ascii("0123456789")).row(0x8000_0000_0000_0010L, 1, 0, 0).build();
-        byte[] hugeLength = new HandBuiltPack().payload(ascii("0123456789")).row(16, -1L, 0, 0).build();
-        byte[] wrapping = new HandBuiltPack().payload(ascii("0123456789")).row(20, Long.MAX_VALUE, 0, 0).build();
+        byte[] hugeOffset = new HandBuiltPack()
+                .payload(ascii("0123456789"))
+                .row(0x8000_0000_0000_0010L, 1, 0, 0)
+                .build();
+        byte[] hugeLength = new HandBuiltPack()
+                .payload(ascii("0123456789"))
+                .row(16, -1L, 0, 0)
+                .build();
+        byte[] wrapping = new HandBuiltPack()
+                .payload(ascii("0123456789"))
+                .row(20, Long.MAX_VALUE, 0, 0)
+                .build();
 
-        assertFault(reading(hugeOffset), CorruptPackException.class, 26,
+        assertFault(
+                reading(hugeOffset),
+                CorruptPackException.class,
+                26,
                 "entry 0 out of bounds at offset 26: expected a range inside the payload [16, 26), "
                         + "found offset 9223372036854775824 length 1");
-        assertFault(reading(hugeLength), CorruptPackException.class, 26,
+        assertFault(
+                reading(hugeLength),
+                CorruptPackException.class,
+                26,
                 "entry 0 out of bounds at offset 26: expected a range inside the payload [16, 26), "
                         + "found offset 16 length 18446744073709551615");
         assertFault(reading(wrapping), CorruptPackException.class, 26, null);
@@ -307,16 +370,22 @@ class RawPackCorruptionTest {
         RawPackFooter footer = reader.readFooter(new RecordingObject(FILE, pack));
 
         assertThat(footer.entryCount()).isEqualTo(4);
-        assertThat(new RawPackVerifier(reader).verify(new RecordingObject(FILE, pack))).isEmpty();
+        assertThat(new RawPackVerifier(reader).verify(new RecordingObject(FILE, pack)))
+                .isEmpty();
     }
 
     @Test
     void entryFlagsAreUnknownFlags() {
-        HandBuiltPack builder = new HandBuiltPack().payload(ascii("abc")).row(16, 3, HandBuiltPack.crc32c(ascii("abc")), 1);
+        HandBuiltPack builder =
+                new HandBuiltPack().payload(ascii("abc")).row(16, 3, HandBuiltPack.crc32c(ascii("abc")), 1);
         byte[] pack = builder.build();
 
-        assertFault(reading(pack), UnsupportedPackException.class, builder.footerStart() + 20,
-                "unknown flags in entry 0 at offset " + (builder.footerStart() + 20) + ": expected flags 0, found flags 0x1");
+        assertFault(
+                reading(pack),
+                UnsupportedPackException.class,
+                builder.footerStart() + 20,
+                "unknown flags in entry 0 at offset " + (builder.footerStart() + 20)
+                        + ": expected flags 0, found flags 0x1");
     }
 
     // ---- metadata ------------------------------------------------------------------------------
@@ -325,30 +394,41 @@ class RawPackCorruptionTest {
     void unknownPackTypeIsRefused() {
         assertMetadataFault(
                 "{\"pack_type\":\"zip\",\"pack_version\":1,\"required_features\":[\"blob_object_pack\"]}",
-                UnsupportedPackException.class, "unknown pack_type", "expected \"raw\", found \"zip\"");
+                UnsupportedPackException.class,
+                "unknown pack_type",
+                "expected \"raw\", found \"zip\"");
         assertMetadataFault(
                 "{\"pack_version\":1,\"required_features\":[\"blob_object_pack\"]}",
-                UnsupportedPackException.class, "unknown pack_type", "expected \"raw\", found null");
+                UnsupportedPackException.class,
+                "unknown pack_type",
+                "expected \"raw\", found null");
     }
 
     @Test
     void unknownPackVersionIsRefused() {
         assertMetadataFault(
                 "{\"pack_type\":\"raw\",\"pack_version\":2,\"required_features\":[\"blob_object_pack\"]}",
-                UnsupportedPackException.class, "unknown pack_version", "expected 1, found 2");
+                UnsupportedPackException.class,
+                "unknown pack_version",
+                "expected 1, found 2");
         assertMetadataFault(
                 "{\"pack_type\":\"raw\",\"pack_version\":\"1\",\"required_features\":[\"blob_object_pack\"]}",
-                UnsupportedPackException.class, "unknown pack_version", "expected 1, found \"1\"");
+                UnsupportedPackException.class,
+                "unknown pack_version",
+                "expected 1, found \"1\"");
         assertMetadataFault(
                 "{\"pack_type\":\"raw\",\"pack_version\":1.0,\"required_features\":[\"blob_object_pack\"]}",
-                UnsupportedPackException.class, "unknown pack_version", "expected 1, found 1.0");
+                UnsupportedPackException.class,
+                "unknown pack_version",
+                "expected 1, found 1.0");
     }
 
     @Test
     void unknownRequiredFeatureIsRefused() {
         assertMetadataFault(
                 "{\"pack_type\":\"raw\",\"pack_version\":1,\"required_features\":[\"blob_object_pack\",\"zstd\"]}",
-                UnsupportedPackException.class, "unknown required feature",
+                UnsupportedPackException.class,
+                "unknown required feature",
                 "expected one of the features this reader supports [blob_object_pack], found \"zstd\"");
     }
 
@@ -356,10 +436,14 @@ class RawPackCorruptionTest {
     void requiredFeaturesMustBeAnArrayOfStrings() {
         assertMetadataFault(
                 "{\"pack_type\":\"raw\",\"pack_version\":1}",
-                CorruptPackException.class, "bad required_features", "expected a JSON array of strings, found null");
+                CorruptPackException.class,
+                "bad required_features",
+                "expected a JSON array of strings, found null");
         assertMetadataFault(
                 "{\"pack_type\":\"raw\",\"pack_version\":1,\"required_features\":[1]}",
-                CorruptPackException.class, "bad required_features", "expected a JSON array of strings, found 1");
+                CorruptPackException.class,
+                "bad required_features",
+                "expected a JSON array of strings, found 1");
     }
 
     @Test
@@ -368,7 +452,8 @@ class RawPackCorruptionTest {
 
         assertFault(
                 () -> legacyReader.readFooter(new RecordingObject(FILE, PACK)),
-                UnsupportedPackException.class, METADATA_START,
+                UnsupportedPackException.class,
+                METADATA_START,
                 "unknown required feature at offset " + METADATA_START
                         + ": expected a feature this reader supports (it supports none), found \"blob_object_pack\"");
     }
@@ -381,7 +466,10 @@ class RawPackCorruptionTest {
                         + "\"entry_count\":2}")
                 .build();
 
-        assertFault(reading(pack), CorruptPackException.class, 16 + 3 + 24,
+        assertFault(
+                reading(pack),
+                CorruptPackException.class,
+                16 + 3 + 24,
                 "metadata entry_count disagrees with the tail at offset 43: expected 1, found 2");
     }
 
@@ -393,22 +481,30 @@ class RawPackCorruptionTest {
                         + "\"entry_count\":1,\"payload_bytes\":4}")
                 .build();
 
-        assertFault(reading(pack), CorruptPackException.class, 43,
+        assertFault(
+                reading(pack),
+                CorruptPackException.class,
+                43,
                 "metadata payload_bytes disagrees with the entry table at offset 43: "
                         + "expected 3 (the sum of entry lengths), found 4");
     }
 
     @ParameterizedTest(name = "metadata [{0}]")
-    @ValueSource(strings = {
-        "", "[]", "null", "{\"pack_type\":\"raw\"", "{} {}",
-        "{\"pack_type\":\"raw\",\"pack_version\":1,\"pack_type\":\"raw\",\"required_features\":[\"blob_object_pack\"]}"
-    })
+    @ValueSource(
+            strings = {
+                "",
+                "[]",
+                "null",
+                "{\"pack_type\":\"raw\"",
+                "{} {}",
+                "{\"pack_type\":\"raw\",\"pack_version\":1,\"pack_type\":\"raw\","
+                        + "\"required_features\":[\"blob_object_pack\"]}"
+            })
     void metadataThatIsNotOneJsonObjectIsBadMetadata(String json) {
         byte[] pack = new HandBuiltPack().metadata(json).build();
 
         assertFault(reading(pack), CorruptPackException.class, 16, null);
-        assertThatThrownBy(reading(pack))
-                .hasMessageStartingWith(FILE + ": bad metadata at offset 16: expected a");
+        assertThatThrownBy(reading(pack)).hasMessageStartingWith(FILE + ": bad metadata at offset 16: expected a");
     }
 
     @Test
@@ -420,7 +516,8 @@ class RawPackCorruptionTest {
 
         assertThatThrownBy(reading(pack))
                 .isExactlyInstanceOf(CorruptPackException.class)
-                .hasMessageStartingWith(FILE + ": bad metadata at offset 16: expected UTF-8 text, found bytes that are not UTF-8");
+                .hasMessageStartingWith(
+                        FILE + ": bad metadata at offset 16: expected UTF-8 text, found bytes that are not UTF-8");
     }
 
     // ---- helpers -------------------------------------------------------------------------------
@@ -442,26 +539,25 @@ class RawPackCorruptionTest {
     /** Asserts the exact exception type, file and offset and, unless null, the whole message after the file. */
     private static void assertFault(
             ThrowingCallable call, Class<? extends PackFormatException> type, long offset, String message) {
-        assertThatThrownBy(call)
-                .isExactlyInstanceOf(type)
-                .satisfies(e -> {
-                    PackFormatException fault = (PackFormatException) e;
-                    assertThat(fault.file()).isEqualTo(FILE);
-                    assertThat(fault.offset()).isEqualTo(offset);
-                    assertThat(fault.getMessage()).contains(" at offset " + offset + ": expected ");
-                    if (message != null) {
-                        assertThat(fault.getMessage()).isEqualTo(FILE + ": " + message);
-                    }
-                });
+        assertThatThrownBy(call).isExactlyInstanceOf(type).satisfies(e -> {
+            PackFormatException fault = (PackFormatException) e;
+            assertThat(fault.file()).isEqualTo(FILE);
+            assertThat(fault.offset()).isEqualTo(offset);
+            assertThat(fault.getMessage()).contains(" at offset " + offset + ": expected ");
+            if (message != null) {
+                assertThat(fault.getMessage()).isEqualTo(FILE + ": " + message);
+            }
+        });
     }
 
     /** The footer crc mismatch of a pack whose tail is {@code tailFrom}'s and footer {@code footerFrom}'s. */
     private static String footerCrcMismatch(byte[] tailFrom, byte[] footerFrom) {
-        String stored = Integer.toUnsignedString(
-                ByteBuffer.wrap(tailFrom, tailFrom.length - 16, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
+        String stored = Integer.toUnsignedString(ByteBuffer.wrap(tailFrom, tailFrom.length - 16, 4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getInt());
         byte[] footer = Arrays.copyOfRange(footerFrom, (int) FOOTER_START, footerFrom.length - 32);
-        return "footer crc32c mismatch at offset " + FOOTER_START + ": expected crc32c " + stored
-                + ", found crc32c " + crc(footer);
+        return "footer crc32c mismatch at offset " + FOOTER_START + ": expected crc32c " + stored + ", found crc32c "
+                + crc(footer);
     }
 
     private static String crc(byte[] bytes) {

@@ -42,20 +42,21 @@ class RawPackGoldenTest {
         assertThat(footer.metadata())
                 .containsEntry("created_by", "blob-ingest-golden")
                 .containsEntry("payload_bytes", 10);
-        assertThat(new RawPackVerifier(RawPackReader.withAllFeatures()).verify(object)).isEmpty();
+        assertThat(new RawPackVerifier(RawPackReader.withAllFeatures()).verify(object))
+                .isEmpty();
     }
 
     @Test
     void writerReproducesTheHandWrittenPackByteForByte() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        RawPackWriter writer =
-                RawPackWriter.create(out, new RawPackMetadata("golden-set", 1, "blob-ingest-golden"));
+        RawPackWriter writer = RawPackWriter.create(out, new RawPackMetadata("golden-set", 1, "blob-ingest-golden"));
         long hello = writer.append(ascii("hello"));
         writer.append(new byte[0]);
         writer.appendShared(hello);
         writer.finish();
 
-        assertThat(HexFormat.of().formatHex(out.toByteArray())).isEqualTo(HexFormat.of().formatHex(golden()));
+        assertThat(HexFormat.of().formatHex(out.toByteArray()))
+                .isEqualTo(HexFormat.of().formatHex(golden()));
     }
 
     /** The golden file's bytes: hex pairs, with everything after a '#' on a line ignored. */

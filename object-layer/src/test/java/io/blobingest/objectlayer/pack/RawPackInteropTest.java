@@ -51,7 +51,13 @@ class RawPackInteropTest {
     void pythonWrittenPackIsReadByJavaByteExactAndMatchesTheJavaWriter() throws Exception {
         byte[][] contents = {bytes(100_000, 11), ascii("hello"), new byte[0], bytes(100_000, 11), ascii("bye")};
         List<String> args = new ArrayList<>(List.of(
-                "write", "--blob-set", "set-1", "--blob-id", "7", "--created-by", "blob-ingest-test",
+                "write",
+                "--blob-set",
+                "set-1",
+                "--blob-id",
+                "7",
+                "--created-by",
+                "blob-ingest-test",
                 dir.resolve("py.blob").toString()));
         for (int i = 0; i < contents.length; i++) {
             Path file = dir.resolve("in-" + i);
@@ -64,17 +70,20 @@ class RawPackInteropTest {
         assertThat(result.exitCode).as(result.stderr).isZero();
         List<String> lines = result.stdout.lines().toList();
         assertThat(lines).hasSize(contents.length);
-        try (ReadableObject pack = new LocalBlobStorage().open(dir.resolve("py.blob").toUri())) {
+        try (ReadableObject pack =
+                new LocalBlobStorage().open(dir.resolve("py.blob").toUri())) {
             RawPackFooter footer = RawPackReader.withAllFeatures().readFooter(pack);
             assertThat(footer.entryCount()).isEqualTo(contents.length);
             for (int i = 0; i < contents.length; i++) {
-                assertThat(lines.get(i)).startsWith(i + " " + Long.toUnsignedString(RawPackFormat.entryReference(i)) + " ");
+                assertThat(lines.get(i))
+                        .startsWith(i + " " + Long.toUnsignedString(RawPackFormat.entryReference(i)) + " ");
                 byte[] entry = new byte[(int) footer.entryLength(i)];
                 pack.readFully(footer.entryOffset(i), entry, 0, entry.length);
                 assertThat(entry).as("entry %d", i).isEqualTo(contents[i]);
             }
             assertThat(footer.entryOffset(3)).as("equal contents shared").isEqualTo(footer.entryOffset(0));
-            assertThat(new RawPackVerifier(RawPackReader.withAllFeatures()).verify(pack)).isEmpty();
+            assertThat(new RawPackVerifier(RawPackReader.withAllFeatures()).verify(pack))
+                    .isEmpty();
         }
 
         ByteArrayOutputStream java = new ByteArrayOutputStream();
@@ -85,7 +94,9 @@ class RawPackInteropTest {
         writer.appendShared(first);
         writer.append(contents[4]);
         writer.finish();
-        assertThat(Files.readAllBytes(dir.resolve("py.blob"))).as("canonical bytes").isEqualTo(java.toByteArray());
+        assertThat(Files.readAllBytes(dir.resolve("py.blob")))
+                .as("canonical bytes")
+                .isEqualTo(java.toByteArray());
     }
 
     @Test
@@ -108,7 +119,9 @@ class RawPackInteropTest {
         writer.finish();
         Path pack = dir.resolve("java.blob");
         Files.write(pack, out.toByteArray());
-        long footerStart = RawPackReader.withAllFeatures().readFooter(new RecordingObject("java", out.toByteArray())).footerStart();
+        long footerStart = RawPackReader.withAllFeatures()
+                .readFooter(new RecordingObject("java", out.toByteArray()))
+                .footerStart();
         assertThat(out.size() - footerStart).as("footer + tail").isGreaterThan(64 * 1024);
 
         Path extracted = dir.resolve("out");
@@ -117,7 +130,9 @@ class RawPackInteropTest {
         assertThat(result.exitCode).as(result.stderr).isZero();
         assertThat(result.stdout.lines()).hasSize(expected.size());
         for (int i = 0; i < expected.size(); i++) {
-            assertThat(Files.readAllBytes(extracted.resolve(i + ".bin"))).as("entry %d", i).isEqualTo(expected.get(i));
+            assertThat(Files.readAllBytes(extracted.resolve(i + ".bin")))
+                    .as("entry %d", i)
+                    .isEqualTo(expected.get(i));
         }
     }
 
@@ -131,12 +146,14 @@ class RawPackInteropTest {
             javaFaults = new RawPackVerifier(RawPackReader.withAllFeatures()).verify(object);
         }
 
-        Result result = python(List.of("read", pack.toString(), dir.resolve("out").toString()));
+        Result result =
+                python(List.of("read", pack.toString(), dir.resolve("out").toString()));
 
         assertThat(javaFaults).isNotEmpty();
         assertThat(result.exitCode).isEqualTo(1);
         assertThat(result.stderr.strip()).isEqualTo(javaFaults.get(0).message());
-        assertThat(result.stderr).contains(pack.toString(), " at offset " + javaFaults.get(0).offset() + ": expected ");
+        assertThat(result.stderr)
+                .contains(pack.toString(), " at offset " + javaFaults.get(0).offset() + ": expected ");
     }
 
     static Stream<Arguments> damagedPacks() throws IOException {
@@ -157,21 +174,49 @@ class RawPackInteropTest {
                 damaged("bad header magic", flipBit(pack, 2, 6)),
                 damaged("header version", flipBit(pack, 8, 1)),
                 damaged("header reserved", flipBit(pack, 13, 0)),
-                damaged("unknown pack_type", new HandBuiltPack().entry(ascii("x"))
-                        .metadata("{\"pack_type\":\"zip\",\"pack_version\":1," + features + "}").build()),
-                damaged("pack_version as a string", new HandBuiltPack()
-                        .metadata("{\"pack_type\":\"raw\",\"pack_version\":\"1\"," + features + "}").build()),
-                damaged("unknown required feature", new HandBuiltPack()
-                        .metadata("{\"pack_type\":\"raw\",\"pack_version\":1,"
-                                + "\"required_features\":[\"blob_object_pack\",\"zstd\"]}").build()),
-                damaged("entry_count disagrees", new HandBuiltPack().entry(ascii("x"))
-                        .metadata("{\"pack_type\":\"raw\",\"pack_version\":1," + features + ",\"entry_count\":3}")
-                        .build()),
-                damaged("payload_bytes disagrees", new HandBuiltPack().entry(ascii("x"))
-                        .metadata("{\"pack_type\":\"raw\",\"pack_version\":1," + features + ",\"payload_bytes\":3}")
-                        .build()),
-                damaged("entry out of bounds", new HandBuiltPack().payload(ascii("abc")).row(16, -1L, 0, 0).build()),
-                damaged("entry flags", new HandBuiltPack().payload(ascii("abc")).row(16, 3, 0, 4).build()));
+                damaged(
+                        "unknown pack_type",
+                        new HandBuiltPack()
+                                .entry(ascii("x"))
+                                .metadata("{\"pack_type\":\"zip\",\"pack_version\":1," + features + "}")
+                                .build()),
+                damaged(
+                        "pack_version as a string",
+                        new HandBuiltPack()
+                                .metadata("{\"pack_type\":\"raw\",\"pack_version\":\"1\"," + features + "}")
+                                .build()),
+                damaged(
+                        "unknown required feature",
+                        new HandBuiltPack()
+                                .metadata("{\"pack_type\":\"raw\",\"pack_version\":1,"
+                                        + "\"required_features\":[\"blob_object_pack\",\"zstd\"]}")
+                                .build()),
+                damaged(
+                        "entry_count disagrees",
+                        new HandBuiltPack()
+                                .entry(ascii("x"))
+                                .metadata(
+                                        "{\"pack_type\":\"raw\",\"pack_version\":1," + features + ",\"entry_count\":3}")
+                                .build()),
+                damaged(
+                        "payload_bytes disagrees",
+                        new HandBuiltPack()
+                                .entry(ascii("x"))
+                                .metadata("{\"pack_type\":\"raw\",\"pack_version\":1," + features
+                                        + ",\"payload_bytes\":3}")
+                                .build()),
+                damaged(
+                        "entry out of bounds",
+                        new HandBuiltPack()
+                                .payload(ascii("abc"))
+                                .row(16, -1L, 0, 0)
+                                .build()),
+                damaged(
+                        "entry flags",
+                        new HandBuiltPack()
+                                .payload(ascii("abc"))
+                                .row(16, 3, 0, 4)
+                                .build()));
     }
 
     private static Arguments damaged(String name, byte[] pack) {
@@ -206,7 +251,9 @@ class RawPackInteropTest {
 
     private static boolean pythonAvailable() throws InterruptedException {
         try {
-            Process process = new ProcessBuilder("python3", "--version").redirectErrorStream(true).start();
+            Process process = new ProcessBuilder("python3", "--version")
+                    .redirectErrorStream(true)
+                    .start();
             process.getInputStream().readAllBytes();
             return process.waitFor(1, TimeUnit.MINUTES) && process.exitValue() == 0;
         } catch (IOException e) {
@@ -222,6 +269,7 @@ class RawPackInteropTest {
                 return candidate;
             }
         }
-        throw new AssertionError("interop/rawpack.py not found above " + Path.of("").toAbsolutePath());
+        throw new AssertionError(
+                "interop/rawpack.py not found above " + Path.of("").toAbsolutePath());
     }
 }

@@ -61,7 +61,9 @@ class RawPackReaderTest {
 
         assertThat(footer.entryCount()).isEqualTo(payloads.length);
         assertThat(footer.footerStart()).isEqualTo(16 + 5 + 1000);
-        assertThat(footer.entryOffset(4)).as("an empty last entry sits at footer_start").isEqualTo(1021);
+        assertThat(footer.entryOffset(4))
+                .as("an empty last entry sits at footer_start")
+                .isEqualTo(1021);
         for (int i = 0; i < payloads.length; i++) {
             assertThat(readEntry(object, footer, i)).as("entry %d", i).isEqualTo(payloads[i]);
         }
@@ -77,9 +79,8 @@ class RawPackReaderTest {
         long[] references = new long[payloads.length];
         for (int i = 0; i < payloads.length; i++) {
             payloads[i] = bytes(i * 7, i);
-            references[i] = i % 2 == 0
-                    ? writer.append(payloads[i])
-                    : writer.append(new ByteArrayInputStream(payloads[i]));
+            references[i] =
+                    i % 2 == 0 ? writer.append(payloads[i]) : writer.append(new ByteArrayInputStream(payloads[i]));
         }
         writer.finish();
         RecordingObject object = new RecordingObject(FILE, out.toByteArray());
@@ -115,7 +116,8 @@ class RawPackReaderTest {
         assertThat(footer.entryLength(b)).isEqualTo(5);
         assertThat(footer.entryCrc32c(b)).isEqualTo(footer.entryCrc32c(a));
         assertThat(readEntry(object, footer, b)).isEqualTo(ascii("frame"));
-        assertThat(footer.entryOffset((int) RawPackFormat.entryIndex(emptyAgain))).isEqualTo(16);
+        assertThat(footer.entryOffset((int) RawPackFormat.entryIndex(emptyAgain)))
+                .isEqualTo(16);
         assertThat(footer.footerStart()).as("shared bytes are stored once").isEqualTo(26);
         assertThat(footer.metadata()).containsEntry("payload_bytes", 15);
     }
@@ -155,10 +157,8 @@ class RawPackReaderTest {
 
         long windowStart = pack.length - WINDOW;
         assertThat(footer.entryCount()).isEqualTo(entries);
-        assertThat(object.reads())
-                .containsExactly(
-                        new Read(windowStart, WINDOW),
-                        new Read(footer.footerStart(), (int) (windowStart - footer.footerStart())));
+        assertThat(object.reads()).containsExactly(new Read(windowStart, WINDOW), new Read(footer.footerStart(), (int)
+                (windowStart - footer.footerStart())));
         assertThat(readEntry(object, footer, entries - 1)).isEqualTo(payloads[entries - 1]);
     }
 
@@ -247,7 +247,8 @@ class RawPackReaderTest {
                         + " \"pack_type\" : \"raw\" , \"entry_count\": 0 }\n")
                 .build();
 
-        assertThat(reader.readFooter(new RecordingObject(FILE, pack)).entryCount()).isZero();
+        assertThat(reader.readFooter(new RecordingObject(FILE, pack)).entryCount())
+                .isZero();
     }
 
     @Test

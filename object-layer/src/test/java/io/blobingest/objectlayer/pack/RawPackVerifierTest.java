@@ -26,7 +26,8 @@ class RawPackVerifierTest {
 
     @Test
     void emptyPackHasNoFaults() throws IOException {
-        assertThat(verifier.verify(new RecordingObject(FILE, TestPacks.write()))).isEmpty();
+        assertThat(verifier.verify(new RecordingObject(FILE, TestPacks.write())))
+                .isEmpty();
     }
 
     @Test
@@ -70,7 +71,9 @@ class RawPackVerifierTest {
         assertThat(faults).extracting(PackFault::offset).containsExactly(16L, 16L);
         assertThat(faults.get(0).message()).contains("entry 0");
         assertThat(faults.get(1).message()).contains("entry 2");
-        assertThat(object.reads()).filteredOn(read -> read.position() == 16 && read.length() == 12).hasSize(1);
+        assertThat(object.reads())
+                .filteredOn(read -> read.position() == 16 && read.length() == 12)
+                .hasSize(1);
     }
 
     @Test
@@ -80,7 +83,9 @@ class RawPackVerifierTest {
 
         assertThat(verifier.verify(object)).isEmpty();
         assertThat(object.reads()).allSatisfy(read -> assertThat(read.length()).isLessThanOrEqualTo(64 * 1024));
-        assertThat(object.reads().stream().mapToLong(RecordingObject.Read::length).sum())
+        assertThat(object.reads().stream()
+                        .mapToLong(RecordingObject.Read::length)
+                        .sum())
                 .as("payload, header and one footer window, each byte once")
                 .isEqualTo(1_000_000L + 16 + 64 * 1024);
     }

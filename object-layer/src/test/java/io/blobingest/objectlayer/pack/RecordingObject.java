@@ -34,9 +34,8 @@ final class RecordingObject implements ReadableObject {
     public void readFully(long position, byte[] buffer, int offset, int length) throws EOFException {
         reads.add(new Read(position, length));
         if (position < 0 || position + length > bytes.length) {
-            throw new EOFException(
-                    location + ": wanted " + length + " bytes at offset " + position + ", the object ends at "
-                            + bytes.length);
+            throw new EOFException(location + ": wanted " + length + " bytes at offset " + position
+                    + ", the object ends at " + bytes.length);
         }
         System.arraycopy(bytes, (int) position, buffer, offset, length);
     }

@@ -21,11 +21,16 @@ class ScatteredReadDefaultTest {
         byte[] first = new byte[30];
         byte[] second = new byte[50];
 
-        object.readScattered(100, List.of(
-                ScatterTarget.skip(5), ScatterTarget.into(first, 0, 30), ScatterTarget.skip(65),
-                ScatterTarget.into(second, 10, 40)));
+        object.readScattered(
+                100,
+                List.of(
+                        ScatterTarget.skip(5),
+                        ScatterTarget.into(first, 0, 30),
+                        ScatterTarget.skip(65),
+                        ScatterTarget.into(second, 10, 40)));
 
-        assertThat(object.reads()).containsExactly(new RecordingObject.Read(105, 30), new RecordingObject.Read(200, 40));
+        assertThat(object.reads())
+                .containsExactly(new RecordingObject.Read(105, 30), new RecordingObject.Read(200, 40));
         assertThat(first).isEqualTo(Arrays.copyOfRange(content, 105, 135));
         assertThat(Arrays.copyOfRange(second, 10, 50)).isEqualTo(Arrays.copyOfRange(content, 200, 240));
     }

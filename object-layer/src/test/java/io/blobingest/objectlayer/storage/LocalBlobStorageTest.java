@@ -28,7 +28,8 @@ class LocalBlobStorageTest {
     }
 
     private ReadableObject open(byte[] bytes) throws IOException {
-        return new LocalBlobStorage().open(Files.write(root.resolve("object.bin"), bytes).toUri());
+        return new LocalBlobStorage()
+                .open(Files.write(root.resolve("object.bin"), bytes).toUri());
     }
 
     @Test
@@ -38,9 +39,13 @@ class LocalBlobStorageTest {
         Arrays.fill(second, (byte) -1);
 
         try (ReadableObject object = open(content)) {
-            object.readScattered(50, List.of(
-                    ScatterTarget.skip(10), ScatterTarget.into(first, 0, 100), ScatterTarget.skip(40),
-                    ScatterTarget.into(second, 100, 200)));
+            object.readScattered(
+                    50,
+                    List.of(
+                            ScatterTarget.skip(10),
+                            ScatterTarget.into(first, 0, 100),
+                            ScatterTarget.skip(40),
+                            ScatterTarget.into(second, 100, 200)));
         }
 
         assertThat(first).isEqualTo(Arrays.copyOfRange(content, 60, 160));
@@ -54,11 +59,18 @@ class LocalBlobStorageTest {
         byte[][] firstWhenSecondWasAsked = new byte[1][];
 
         try (ReadableObject object = open(content)) {
-            object.readScattered(0, List.of(ScatterTarget.into(() -> first, 0, 100), ScatterTarget.skip(10),
-                    ScatterTarget.into(() -> {
-                        firstWhenSecondWasAsked[0] = first.clone();
-                        return new byte[50];
-                    }, 0, 50)));
+            object.readScattered(
+                    0,
+                    List.of(
+                            ScatterTarget.into(() -> first, 0, 100),
+                            ScatterTarget.skip(10),
+                            ScatterTarget.into(
+                                    () -> {
+                                        firstWhenSecondWasAsked[0] = first.clone();
+                                        return new byte[50];
+                                    },
+                                    0,
+                                    50)));
         }
 
         assertThat(firstWhenSecondWasAsked[0]).isEqualTo(Arrays.copyOfRange(content, 0, 100));
@@ -71,12 +83,17 @@ class LocalBlobStorageTest {
 
         try (ReadableObject object = open(content)) {
             List<ScatterTarget> targets = List.of(
-                    ScatterTarget.into(new byte[100], 0, 100), ScatterTarget.skip(600), ScatterTarget.into(tail, 0, 200));
+                    ScatterTarget.into(new byte[100], 0, 100),
+                    ScatterTarget.skip(600),
+                    ScatterTarget.into(tail, 0, 200));
             assertThatThrownBy(() -> object.readScattered(250, targets))
                     .isInstanceOf(EOFException.class)
-                    .hasMessage(file + ": wanted 900 bytes at offset 250 (scattered into 3 targets), the file ends at 1000");
+                    .hasMessage(file
+                            + ": wanted 900 bytes at offset 250 (scattered into 3 targets), the file ends at 1000");
         }
-        assertThat(Arrays.copyOfRange(tail, 0, 50)).as("read up to the end").isEqualTo(Arrays.copyOfRange(content, 950, 1000));
+        assertThat(Arrays.copyOfRange(tail, 0, 50))
+                .as("read up to the end")
+                .isEqualTo(Arrays.copyOfRange(content, 950, 1000));
     }
 
     @Test

@@ -11,10 +11,13 @@ class ScatterTargetTest {
     @Test
     void aSuppliedArrayIsAskedForOnceOnTheFirstCall() {
         AtomicInteger asked = new AtomicInteger();
-        ScatterTarget target = ScatterTarget.into(() -> {
-            asked.incrementAndGet();
-            return new byte[10];
-        }, 2, 8);
+        ScatterTarget target = ScatterTarget.into(
+                () -> {
+                    asked.incrementAndGet();
+                    return new byte[10];
+                },
+                2,
+                8);
 
         assertThat(asked).as("not at construction").hasValue(0);
         byte[] array = target.array();

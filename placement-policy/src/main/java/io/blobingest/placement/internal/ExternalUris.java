@@ -25,14 +25,14 @@ public final class ExternalUris {
         try {
             uri = new URI(text);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("blob.uri is not a valid URI: " + e.getReason() + " at index " + e.getIndex());
+            throw new IllegalArgumentException(
+                    "blob.uri is not a valid URI: " + e.getReason() + " at index " + e.getIndex());
         }
         if (!uri.isAbsolute()) {
             throw new IllegalArgumentException("blob.uri is not absolute: it has no scheme");
         }
         if (uri.isOpaque()) {
-            throw new IllegalArgumentException(
-                    "blob.uri is opaque: expected scheme://authority/path or scheme:/path");
+            throw new IllegalArgumentException("blob.uri is opaque: expected scheme://authority/path or scheme:/path");
         }
         if (uri.getRawUserInfo() != null) {
             throw new IllegalArgumentException("blob.uri has userinfo: credentials must not travel in a URI");

@@ -33,7 +33,8 @@ class UriPrefixAllowListTest {
 
     @Test
     void aSchemeAloneAllowsEveryUriOfThatScheme() {
-        assertThat(new UriPrefixAllowList(List.of("s3://")).allows("s3://any/key")).isTrue();
+        assertThat(new UriPrefixAllowList(List.of("s3://")).allows("s3://any/key"))
+                .isTrue();
     }
 
     @Test

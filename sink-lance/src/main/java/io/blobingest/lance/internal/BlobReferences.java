@@ -37,11 +37,15 @@ final class BlobReferences {
         BlobDescriptor blob = row.blob();
         return switch (blob.kind()) {
             case INLINE -> LanceBlob.bytes(row.inlineData());
-            case EXTERNAL -> blob.position() == 0 && blob.size() == 0
-                    ? LanceBlob.wholeObject(blob.blobUri())
-                    : LanceBlob.range(blob.blobUri(), blob.position(), blob.size());
+            case EXTERNAL ->
+                blob.position() == 0 && blob.size() == 0
+                        ? LanceBlob.wholeObject(blob.blobUri())
+                        : LanceBlob.range(blob.blobUri(), blob.position(), blob.size());
             case DEDICATED -> LanceBlob.range(sidecar(row).toString(), 0, blob.size());
-            case PACKED -> blob.isObjectBacked() ? packEntry(row) : LanceBlob.range(sidecar(row).toString(), blob.position(), blob.size());
+            case PACKED ->
+                blob.isObjectBacked()
+                        ? packEntry(row)
+                        : LanceBlob.range(sidecar(row).toString(), blob.position(), blob.size());
         };
     }
 
@@ -61,18 +65,20 @@ final class BlobReferences {
         long entryReference = row.blob().position();
         long index = entryReference & ~Long.MIN_VALUE;
         if (index >= footer.entryCount()) {
-            throw new IOException(pack + ": descriptor of " + row.source() + " names entry " + index
-                    + ", the pack has " + footer.entryCount() + " entries");
+            throw new IOException(pack + ": descriptor of " + row.source() + " names entry " + index + ", the pack has "
+                    + footer.entryCount() + " entries");
         }
         int entry = (int) index;
         long length = footer.entryLength(entry);
         if (length != row.blob().size()) {
             throw new IOException(pack + ": entry " + entry + " of " + row.source() + " has " + length
-                    + " bytes in the pack's entry table, the descriptor says " + row.blob().size());
+                    + " bytes in the pack's entry table, the descriptor says "
+                    + row.blob().size());
         }
         if (row.crc32c() != null && Integer.toUnsignedLong(footer.entryCrc32c(entry)) != row.crc32c()) {
             throw new IOException(pack + ": entry " + entry + " of " + row.source() + " has crc32c "
-                    + Integer.toUnsignedLong(footer.entryCrc32c(entry)) + " in the pack's entry table, the descriptor says "
+                    + Integer.toUnsignedLong(footer.entryCrc32c(entry))
+                    + " in the pack's entry table, the descriptor says "
                     + row.crc32c());
         }
         return LanceBlob.range(pack.toString(), footer.entryOffset(entry), length);

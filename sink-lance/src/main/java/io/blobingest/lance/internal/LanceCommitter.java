@@ -68,7 +68,8 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
         transactionsCommitted = getMetricGroup().counter("lanceTransactionsCommitted");
         transactionsSkipped = getMetricGroup().counter("lanceTransactionsAlreadyCommitted");
         pendingState = context.getOperatorStateStore()
-                .getListState(new ListStateDescriptor<>("lance-pending-commits", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+                .getListState(new ListStateDescriptor<>(
+                        "lance-pending-commits", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         List<PendingCommit> restored = new ArrayList<>();
         for (byte[] bytes : pendingState.get()) {
             restored.add(SimpleVersionedSerialization.readVersionAndDeSerialize(SERIALIZER, bytes));
@@ -112,9 +113,12 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
                 commit(dataset, commit);
             }
         } catch (RuntimeException e) {
-            throw new IOException("cannot commit checkpoints " + due.keySet() + " to Lance dataset "
-                    + settings.datasetUri() + "; their fragments stay in the checkpoint's state and are committed "
-                    + "when it is restored", e);
+            throw new IOException(
+                    "cannot commit checkpoints " + due.keySet() + " to Lance dataset "
+                            + settings.datasetUri()
+                            + "; their fragments stay in the checkpoint's state and are committed "
+                            + "when it is restored",
+                    e);
         }
         due.clear();
     }
@@ -134,8 +138,11 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
             OptionalLong last = lastCommitted.computeIfAbsent(
                     commit.jobId(), job -> LanceCommitHistory.lastCommittedCheckpoint(dataset, job));
             if (last.isPresent() && commit.checkpointId() <= last.getAsLong()) {
-                LOG.info("Lance dataset {} already holds checkpoint {} of job {}; not committing it again",
-                        settings.datasetUri(), commit.checkpointId(), commit.jobId());
+                LOG.info(
+                        "Lance dataset {} already holds checkpoint {} of job {}; not committing it again",
+                        settings.datasetUri(),
+                        commit.checkpointId(),
+                        commit.jobId());
                 transactionsSkipped.inc();
             } else {
                 commit(dataset, commit);
@@ -151,8 +158,12 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
                 .build()
                 .commit()) {
             transactionsCommitted.inc();
-            LOG.info("Committed checkpoint {} of job {} to Lance dataset {} as version {} ({} fragments)",
-                    commit.checkpointId(), commit.jobId(), settings.datasetUri(), committed.version(),
+            LOG.info(
+                    "Committed checkpoint {} of job {} to Lance dataset {} as version {} ({} fragments)",
+                    commit.checkpointId(),
+                    commit.jobId(),
+                    settings.datasetUri(),
+                    committed.version(),
                     commit.fragments().size());
         }
     }

@@ -10,8 +10,12 @@ final class LanceDatasets {
     private LanceDatasets() {}
 
     static Dataset open(LanceSettings settings, BufferAllocator allocator) {
-        return Dataset.open(allocator, settings.datasetUri(),
-                new ReadOptions.Builder().setStorageOptions(settings.storageOptions()).build());
+        return Dataset.open(
+                allocator,
+                settings.datasetUri(),
+                new ReadOptions.Builder()
+                        .setStorageOptions(settings.storageOptions())
+                        .build());
     }
 
     /** Opens the dataset, or creates it when there is none at the URI yet. */

@@ -46,16 +46,24 @@ public final class LanceRowSchema {
             notNull(SOURCE_OFFSET, new ArrowType.Int(64, true)),
             nullable(BLOB_SET, ArrowType.Utf8.INSTANCE),
             nullable(CRC32C, new ArrowType.Int(32, false)),
-            new Field(ATTRIBUTES, FieldType.notNullable(ArrowType.List.INSTANCE), List.of(
-                    new Field("item", FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(
-                            notNull("name", ArrowType.Utf8.INSTANCE),
-                            nullable("value", ArrowType.Binary.INSTANCE))))),
-            new Field(BLOB, new FieldType(false, ArrowType.Struct.INSTANCE, null,
-                    Map.of("ARROW:extension:name", BLOB_V2_EXTENSION)), List.of(
-                    nullable("data", ArrowType.LargeBinary.INSTANCE),
-                    nullable("uri", ArrowType.Utf8.INSTANCE),
-                    nullable("position", new ArrowType.Int(64, false)),
-                    nullable("size", new ArrowType.Int(64, false))))));
+            new Field(
+                    ATTRIBUTES,
+                    FieldType.notNullable(ArrowType.List.INSTANCE),
+                    List.of(new Field(
+                            "item",
+                            FieldType.notNullable(ArrowType.Struct.INSTANCE),
+                            List.of(
+                                    notNull("name", ArrowType.Utf8.INSTANCE),
+                                    nullable("value", ArrowType.Binary.INSTANCE))))),
+            new Field(
+                    BLOB,
+                    new FieldType(
+                            false, ArrowType.Struct.INSTANCE, null, Map.of("ARROW:extension:name", BLOB_V2_EXTENSION)),
+                    List.of(
+                            nullable("data", ArrowType.LargeBinary.INSTANCE),
+                            nullable("uri", ArrowType.Utf8.INSTANCE),
+                            nullable("position", new ArrowType.Int(64, false)),
+                            nullable("size", new ArrowType.Int(64, false))))));
 
     private LanceRowSchema() {}
 

@@ -22,6 +22,7 @@ public record LanceSettings(String datasetUri, String blobBase, Map<String, Stri
     public static final String FILE_FORMAT = "2.2";
     /** The id of {@link #blobBase} among the dataset's bases. */
     public static final int BLOB_BASE_ID = 1;
+
     public static final String BLOB_BASE_NAME = "blob-ingest";
 
     public LanceSettings {

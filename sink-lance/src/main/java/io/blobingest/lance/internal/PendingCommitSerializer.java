@@ -70,16 +70,18 @@ final class PendingCommitSerializer implements SimpleVersionedSerializer<Pending
 
     private static void requireKnown(int version) throws IOException {
         if (version != VERSION_1) {
-            throw new IOException("unknown Lance pending commit version " + version + ", this reader knows "
-                    + VERSION_1);
+            throw new IOException(
+                    "unknown Lance pending commit version " + version + ", this reader knows " + VERSION_1);
         }
     }
 
     private static void writeFragments(DataOutputStream out, List<FragmentMetadata> fragments) throws IOException {
         out.writeInt(fragments.size());
         for (FragmentMetadata fragment : fragments) {
-            if (fragment.getDeletionFile() != null || fragment.getRowIdMeta() != null
-                    || fragment.getCreatedAtVersionMeta() != null || fragment.getLastUpdatedAtVersionMeta() != null) {
+            if (fragment.getDeletionFile() != null
+                    || fragment.getRowIdMeta() != null
+                    || fragment.getCreatedAtVersionMeta() != null
+                    || fragment.getLastUpdatedAtVersionMeta() != null) {
                 throw new IOException("fragment " + fragment.getId() + " carries deletion, row id or version "
                         + "metadata, which a newly written fragment does not have: " + fragment);
             }

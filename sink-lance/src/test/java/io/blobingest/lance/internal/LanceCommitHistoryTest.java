@@ -24,29 +24,39 @@ class LanceCommitHistoryTest {
 
     @Test
     void theNewestTransactionOfTheJobNamesItsLastCommittedCheckpoint() {
-        LanceSettings settings = new LanceSettings(dir.resolve("ds.lance").toString(), dir.toUri().toString(), Map.of());
+        LanceSettings settings = new LanceSettings(
+                dir.resolve("ds.lance").toString(), dir.toUri().toString(), Map.of());
         try (BufferAllocator allocator = new RootAllocator();
                 Dataset dataset = LanceDatasets.openOrCreate(settings, allocator)) {
-            assertThat(LanceCommitHistory.lastCommittedCheckpoint(dataset, "job-a")).isEmpty();
+            assertThat(LanceCommitHistory.lastCommittedCheckpoint(dataset, "job-a"))
+                    .isEmpty();
 
             append(dataset, settings, allocator, new PendingCommit("job-a", 3, List.of()));
             append(dataset, settings, allocator, new PendingCommit("job-a", 4, List.of()));
             append(dataset, settings, allocator, new PendingCommit("job-b", 9, List.of()));
 
-            assertThat(LanceCommitHistory.lastCommittedCheckpoint(dataset, "job-a")).hasValue(4);
-            assertThat(LanceCommitHistory.lastCommittedCheckpoint(dataset, "job-b")).hasValue(9);
-            assertThat(LanceCommitHistory.lastCommittedCheckpoint(dataset, "job-c")).isEmpty();
+            assertThat(LanceCommitHistory.lastCommittedCheckpoint(dataset, "job-a"))
+                    .hasValue(4);
+            assertThat(LanceCommitHistory.lastCommittedCheckpoint(dataset, "job-b"))
+                    .hasValue(9);
+            assertThat(LanceCommitHistory.lastCommittedCheckpoint(dataset, "job-c"))
+                    .isEmpty();
         }
     }
 
     /** Commits one Inline row under {@code ids}' job and checkpoint. */
     private static void append(Dataset dataset, LanceSettings settings, BufferAllocator allocator, PendingCommit ids) {
-        DescriptorRow row = new DescriptorRow(null, "t", 0, ids.checkpointId(), BlobDescriptor.inline(1), null,
-                new byte[] {7}, 0L, List.of());
+        DescriptorRow row = new DescriptorRow(
+                null, "t", 0, ids.checkpointId(), BlobDescriptor.inline(1), null, new byte[] {7}, 0L, List.of());
         List<FragmentMetadata> fragments;
-        try (VectorSchemaRoot batch = LanceRowSchema.batch(allocator, List.of(row), List.of(LanceBlob.bytes(row.inlineData())))) {
-            fragments = Fragment.write().datasetUri(settings.datasetUri()).allocator(allocator).data(batch)
-                    .writeParams(settings.writeParams()).execute();
+        try (VectorSchemaRoot batch =
+                LanceRowSchema.batch(allocator, List.of(row), List.of(LanceBlob.bytes(row.inlineData())))) {
+            fragments = Fragment.write()
+                    .datasetUri(settings.datasetUri())
+                    .allocator(allocator)
+                    .data(batch)
+                    .writeParams(settings.writeParams())
+                    .execute();
         }
         dataset.checkoutLatest();
         try (Dataset committed = dataset.newTransactionBuilder()

@@ -37,7 +37,8 @@ class LanceCommitterTest {
     @Test
     void aFailedCommitFailsTheTaskAndIsCommittedOnceFromTheRestoredState() throws Exception {
         Path dataset = dir.resolve("robots.lance");
-        LanceSettings settings = new LanceSettings(dataset.toString(), dir.resolve("base").toUri().toString(), Map.of());
+        LanceSettings settings = new LanceSettings(
+                dataset.toString(), dir.resolve("base").toUri().toString(), Map.of());
         List<byte[]> fragments = writeFragments(settings, 1);
 
         OperatorSubtaskState snapshot;
@@ -63,7 +64,9 @@ class LanceCommitterTest {
                 restored.open();
             }
             assertThat(rows(settings)).as("rows after restore %d", restore).isEqualTo(ROWS);
-            assertThat(checkpointCommits(settings)).as("versions committed for a checkpoint").containsExactly("1");
+            assertThat(checkpointCommits(settings))
+                    .as("versions committed for a checkpoint")
+                    .containsExactly("1");
         }
     }
 
@@ -80,31 +83,36 @@ class LanceCommitterTest {
             writer.open();
             for (int i = 0; i < ROWS; i++) {
                 byte[] bytes = ("packet " + i).getBytes(StandardCharsets.UTF_8);
-                writer.processElement(new StreamRecord<>(new DescriptorRow(null, "blobs", 0, i,
-                        BlobDescriptor.inline(bytes.length), null, bytes, null, List.of())));
+                writer.processElement(new StreamRecord<>(new DescriptorRow(
+                        null, "blobs", 0, i, BlobDescriptor.inline(bytes.length), null, bytes, null, List.of())));
             }
             writer.prepareSnapshotPreBarrier(checkpointId);
             List<byte[]> fragments = new ArrayList<>();
             writer.extractOutputValues().forEach(fragments::add);
-            assertThat(fragments).as("fragment metadata handed to the committer").isNotEmpty();
+            assertThat(fragments)
+                    .as("fragment metadata handed to the committer")
+                    .isNotEmpty();
             return fragments;
         }
     }
 
     private static long rows(LanceSettings settings) {
-        try (BufferAllocator allocator = new RootAllocator(); Dataset dataset = LanceDatasets.open(settings, allocator)) {
+        try (BufferAllocator allocator = new RootAllocator();
+                Dataset dataset = LanceDatasets.open(settings, allocator)) {
             return dataset.countRows();
         }
     }
 
     private static List<String> checkpointCommits(LanceSettings settings) {
         List<String> checkpoints = new ArrayList<>();
-        try (BufferAllocator allocator = new RootAllocator(); Dataset dataset = LanceDatasets.open(settings, allocator)) {
+        try (BufferAllocator allocator = new RootAllocator();
+                Dataset dataset = LanceDatasets.open(settings, allocator)) {
             for (Version version : dataset.listVersions()) {
                 try (Dataset at = dataset.checkoutVersion(version.getId())) {
                     at.readTransaction().ifPresent(transaction -> {
                         try (transaction) {
-                            transaction.transactionProperties()
+                            transaction
+                                    .transactionProperties()
                                     .map(properties -> properties.get(LanceCommitHistory.CHECKPOINT_ID))
                                     .ifPresent(checkpoints::add);
                         }

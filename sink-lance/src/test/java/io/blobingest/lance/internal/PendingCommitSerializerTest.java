@@ -17,11 +17,23 @@ class PendingCommitSerializerTest {
     private final PendingCommitSerializer serializer = new PendingCommitSerializer();
 
     static PendingCommit sample() {
-        return new PendingCommit("0123456789abcdef0123456789abcdef", 42, List.of(
-                new FragmentMetadata(0, List.of(new DataFile("1101.lance", new int[] {0, 1, 2}, new int[] {0, 1, 2}, 2, 2, 1219L, null)),
-                        4L, null, null),
-                new FragmentMetadata(0, List.of(new DataFile("0011.lance", new int[] {0}, new int[] {0}, 2, 2, null, 1)),
-                        7L, null, null)));
+        return new PendingCommit(
+                "0123456789abcdef0123456789abcdef",
+                42,
+                List.of(
+                        new FragmentMetadata(
+                                0,
+                                List.of(new DataFile(
+                                        "1101.lance", new int[] {0, 1, 2}, new int[] {0, 1, 2}, 2, 2, 1219L, null)),
+                                4L,
+                                null,
+                                null),
+                        new FragmentMetadata(
+                                0,
+                                List.of(new DataFile("0011.lance", new int[] {0}, new int[] {0}, 2, 2, null, 1)),
+                                7L,
+                                null,
+                                null)));
     }
 
     @Test
@@ -41,7 +53,8 @@ class PendingCommitSerializerTest {
             golden = in.readAllBytes();
         }
 
-        assertThat(serializer.deserialize(PendingCommitSerializer.VERSION_1, golden)).isEqualTo(sample());
+        assertThat(serializer.deserialize(PendingCommitSerializer.VERSION_1, golden))
+                .isEqualTo(sample());
     }
 
     @Test

@@ -48,8 +48,9 @@ public final class BlobSetCommittableSerializer implements SimpleVersionedSerial
     public BlobSetCommittable deserialize(int version, byte[] serialized) throws IOException {
         return switch (version) {
             case VERSION_1 -> readVersion1(new DataInputDeserializer(serialized));
-            default -> throw new IOException(
-                    "unknown blob set committable version: expected " + VERSION_1 + ", found " + version);
+            default ->
+                throw new IOException(
+                        "unknown blob set committable version: expected " + VERSION_1 + ", found " + version);
         };
     }
 

@@ -64,8 +64,10 @@ public final class BlobSetCommitter implements Committer<BlobSetCommittable> {
         this.packsCommitted = metrics.counter("packsCommitted");
         this.dedicatedCommitted = metrics.counter("dedicatedSidecarsCommitted");
         this.rowsCommitted = metrics.counter("rowsCommitted");
-        this.packFillPercent = metrics.histogram("packFillPercent", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
-        this.commitLatencyMs = metrics.histogram("commitLatencyMs", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        this.packFillPercent =
+                metrics.histogram("packFillPercent", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        this.commitLatencyMs =
+                metrics.histogram("commitLatencyMs", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
     }
 
     @Override
@@ -95,8 +97,14 @@ public final class BlobSetCommitter implements Committer<BlobSetCommittable> {
         packsCommitted.inc(packs);
         dedicatedCommitted.inc(dedicated);
         rowsCommitted.inc(set.rowCount());
-        LOG.info("Committed blob set {}: {} rows, {} packs, {} dedicated, {} sidecar bytes, manifest {}",
-                set.blobSet(), set.rowCount(), packs, dedicated, set.sidecarBytes(), set.manifestPath());
+        LOG.info(
+                "Committed blob set {}: {} rows, {} packs, {} dedicated, {} sidecar bytes, manifest {}",
+                set.blobSet(),
+                set.rowCount(),
+                packs,
+                dedicated,
+                set.sidecarBytes(),
+                set.manifestPath());
     }
 
     private static FileStatus publish(
@@ -107,8 +115,10 @@ public final class BlobSetCommitter implements Committer<BlobSetCommittable> {
         try {
             status = path.getFileSystem().getFileStatus(path);
         } catch (FileNotFoundException e) {
-            throw new IOException("blob set " + blobSet + ": " + path + " is missing after commit; its in-progress "
-                    + "data is gone, so the blob set cannot be published", e);
+            throw new IOException(
+                    "blob set " + blobSet + ": " + path + " is missing after commit; its in-progress "
+                            + "data is gone, so the blob set cannot be published",
+                    e);
         }
         if (status.getLen() != expectedLength) {
             throw new IOException("blob set " + blobSet + ": " + path + " has " + status.getLen()

@@ -65,8 +65,9 @@ public final class BlobSetWriterStateSerializer implements SimpleVersionedSerial
     public BlobSetWriterState deserialize(int version, byte[] serialized) throws IOException {
         return switch (version) {
             case VERSION_1 -> readVersion1(new DataInputDeserializer(serialized));
-            default -> throw new IOException(
-                    "unknown blob set writer state version: expected " + VERSION_1 + ", found " + version);
+            default ->
+                throw new IOException(
+                        "unknown blob set writer state version: expected " + VERSION_1 + ", found " + version);
         };
     }
 
@@ -78,7 +79,8 @@ public final class BlobSetWriterStateSerializer implements SimpleVersionedSerial
         BlobSetWriterState.OpenPackState openPack = null;
         if (in.readBoolean()) {
             long sidecarId = in.readLong();
-            ResumeRecoverable resumable = SimpleVersionedSerialization.readVersionAndDeSerialize(resumeRecoverables, in);
+            ResumeRecoverable resumable =
+                    SimpleVersionedSerialization.readVersionAndDeSerialize(resumeRecoverables, in);
             RawPackWriterState pack = CodecV1.readPackState(in);
             openPack = new BlobSetWriterState.OpenPackState(sidecarId, resumable, pack);
         }

@@ -16,7 +16,8 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * The field encodings shared by VERSION_1 of the writer state and committable serializers. Frozen: a later version that needs another encoding gets
+ * The field encodings shared by VERSION_1 of the writer state and committable serializers. Frozen: a later version that
+ * needs another encoding gets
  * a new codec, and this one stays to read old bytes.
  *
  * <p>Strings and byte arrays are an int length then the bytes (UTF-8 for strings); nullable values
@@ -88,7 +89,9 @@ final class CodecV1 {
     }
 
     static void writeSidecars(
-            DataOutputView out, List<PendingSidecar> sidecars, SimpleVersionedSerializer<CommitRecoverable> recoverables)
+            DataOutputView out,
+            List<PendingSidecar> sidecars,
+            SimpleVersionedSerializer<CommitRecoverable> recoverables)
             throws IOException {
         out.writeInt(sidecars.size());
         for (PendingSidecar sidecar : sidecars) {

@@ -80,6 +80,7 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
 
     /** Null: no check, nothing kept (a descriptor sink that cannot lose a committed epoch). */
     private final DescriptorDeliveryCheck deliveryCheck;
+
     private final String basePath;
     private final boolean allowOlderRestore;
     private final boolean emitOnce;
@@ -98,6 +99,7 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
     private transient List<EmittedBlobSet> currentEpochSets;
     /** The checkpoint that will close the current epoch. */
     private transient long currentEpoch;
+
     private transient DescriptorDeliveryCheck.Session checkSession;
     private transient DeliveryMarkers markers;
 
@@ -147,7 +149,9 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
             throw new IllegalStateException(what + ". Restore the job's latest checkpoint, or set "
                     + RawPackSinkOptions.ALLOW_OLDER_RESTORE.key() + ": true to accept the duplicates.");
         }
-        LOG.warn("{}: accepted ({}: true). Forgetting the markers of the abandoned run.", what,
+        LOG.warn(
+                "{}: accepted ({}: true). Forgetting the markers of the abandoned run.",
+                what,
                 RawPackSinkOptions.ALLOW_OLDER_RESTORE.key());
         if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
             markers.forgetAll();
@@ -172,8 +176,8 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
                 settle(currentEpoch - 1);
             }
         } else if (!pending.isEmpty()) {
-            throw new IllegalStateException("restored " + pending.size() + " pending descriptor deliveries "
-                    + pending + " but this sink has no descriptor delivery check to settle them");
+            throw new IllegalStateException("restored " + pending.size() + " pending descriptor deliveries " + pending
+                    + " but this sink has no descriptor delivery check to settle them");
         }
     }
 
@@ -185,9 +189,13 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
         BlobSetCommittable set = committed.getCommittable();
         if (endOfInput) {
             blobSetsNotDelivered.inc();
-            LOG.error("Blob set {} (checkpoint {}, {} rows) was committed after the end of input; Flink 2.2 cannot "
+            LOG.error(
+                    "Blob set {} (checkpoint {}, {} rows) was committed after the end of input; Flink 2.2 cannot "
                             + "deliver its descriptors downstream any more (FLINK-38614). Re-emit them from {}",
-                    set.blobSet(), committed.getCheckpointId(), set.rowCount(), set.manifestPath());
+                    set.blobSet(),
+                    committed.getCheckpointId(),
+                    set.rowCount(),
+                    set.manifestPath());
             return;
         }
         emit(EmittedBlobSet.of(set), true);
@@ -226,8 +234,8 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         if (!currentEpochSets.isEmpty()) {
-            pending.add(new PendingDelivery(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), currentEpoch,
-                    currentEpochSets));
+            pending.add(new PendingDelivery(
+                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), currentEpoch, currentEpochSets));
             currentEpochSets = new ArrayList<>();
         }
         pendingState.update(pending);
@@ -255,9 +263,12 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
             try {
                 outcome = checkSession.outcome(delivery.subtask(), delivery.epoch());
             } catch (IOException e) {
-                throw new IOException("cannot learn whether the descriptors of blob sets " + delivery.blobSetNames()
-                        + " (subtask " + delivery.subtask() + ", epoch " + delivery.epoch() + ") were delivered; "
-                        + "they stay pending in the last checkpoint", e);
+                throw new IOException(
+                        "cannot learn whether the descriptors of blob sets " + delivery.blobSetNames()
+                                + " (subtask " + delivery.subtask() + ", epoch " + delivery.epoch()
+                                + ") were delivered; "
+                                + "they stay pending in the last checkpoint",
+                        e);
             }
             switch (outcome) {
                 case COMMITTED -> {
@@ -270,8 +281,13 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
                     reEmit(delivery);
                     it.remove();
                 }
-                case OPEN -> LOG.info("Descriptor transaction of subtask {}, epoch {} is still open at checkpoint {}; "
-                        + "asking again at the next one", delivery.subtask(), delivery.epoch(), checkpointId);
+                case OPEN ->
+                    LOG.info(
+                            "Descriptor transaction of subtask {}, epoch {} is still open at checkpoint {}; "
+                                    + "asking again at the next one",
+                            delivery.subtask(),
+                            delivery.epoch(),
+                            checkpointId);
             }
         }
         if (latestCommitted != null) {
@@ -287,9 +303,14 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
                     + delivery.blobSetNames() + " are not delivered and cannot be sent again; re-emit them from "
                     + delivery.sets().stream().map(EmittedBlobSet::manifestPath).toList());
         }
-        LOG.warn("The descriptor transaction of subtask {}, epoch {} was aborted (the broker's transaction timeout, "
+        LOG.warn(
+                "The descriptor transaction of subtask {}, epoch {} was aborted (the broker's transaction timeout, "
                         + "or a fencing producer): sending the descriptors of its {} blob sets {} again, into epoch {}",
-                delivery.subtask(), delivery.epoch(), delivery.sets().size(), delivery.blobSetNames(), currentEpoch);
+                delivery.subtask(),
+                delivery.epoch(),
+                delivery.sets().size(),
+                delivery.blobSetNames(),
+                currentEpoch);
         for (EmittedBlobSet set : delivery.sets()) {
             emit(set, false);
             blobSetsReEmitted.inc();

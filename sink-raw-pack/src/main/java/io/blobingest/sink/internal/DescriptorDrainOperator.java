@@ -59,6 +59,7 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
     private boolean inputEnded;
     /** The first checkpoint taken after the end of input; -1 before it is taken. */
     private long awaitedCheckpoint = -1;
+
     private boolean drained;
 
     private DescriptorDrainOperator(StreamOperatorParameters<T> parameters, MailboxExecutor mailbox) {
@@ -87,8 +88,9 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
      * goes on, nothing lost. A stop without drain never ends the input and is not affected.
      */
     @Override
-    public OperatorSnapshotFutures snapshotState(long checkpointId, long timestamp, CheckpointOptions options,
-            CheckpointStreamFactory storageLocation) throws Exception {
+    public OperatorSnapshotFutures snapshotState(
+            long checkpointId, long timestamp, CheckpointOptions options, CheckpointStreamFactory storageLocation)
+            throws Exception {
         if (inputEnded && options.getCheckpointType() instanceof SavepointType savepoint && savepoint.shouldDrain()) {
             throw new IllegalStateException(DRAIN_REFUSED + " (savepoint " + checkpointId + ")");
         }
@@ -123,9 +125,8 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
         public <O extends StreamOperator<T>> O createStreamOperator(StreamOperatorParameters<T> parameters) {
             // The lowest priority: endInput must keep serving the task's checkpoint triggers and
             // notifications, not only mails of operators further down the chain.
-            MailboxExecutor mailbox = parameters.getContainingTask()
-                    .getMailboxExecutorFactory()
-                    .createExecutor(TaskMailbox.MIN_PRIORITY);
+            MailboxExecutor mailbox =
+                    parameters.getContainingTask().getMailboxExecutorFactory().createExecutor(TaskMailbox.MIN_PRIORITY);
             return (O) new DescriptorDrainOperator<>(parameters, mailbox);
         }
 

@@ -38,6 +38,7 @@ final class ExternalRangeReader implements AutoCloseable {
 
     /** Room for the length, a chunk per buffer and a failure: the reading thread never waits to fail. */
     private final BlockingQueue<Object> steps = new ArrayBlockingQueue<>(BUFFERS + 2);
+
     private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(BUFFERS);
     private final String what;
     private final Thread thread;

@@ -6,9 +6,7 @@ import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.RawPackMetadata;
 import io.blobingest.objectlayer.pack.RawPackWriter;
-import io.blobingest.objectlayer.pack.RawPackWriterState;
 import io.blobingest.objectlayer.storage.BlobStorage;
-import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalBytes;
@@ -111,8 +109,14 @@ final class OpenBlobSet implements AutoCloseable {
             BlobSetWriterState state, SinkSettings settings, RecoverableWriter fs, ReadThreads copyThreads)
             throws IOException {
         OpenBlobSet set = new OpenBlobSet(
-                state.blobSet(), state.createdAtMillis(), settings, fs, copyThreads, state.nextSidecarId(),
-                state.finishedSidecars(), state.rows());
+                state.blobSet(),
+                state.createdAtMillis(),
+                settings,
+                fs,
+                copyThreads,
+                state.nextSidecarId(),
+                state.finishedSidecars(),
+                state.rows());
         BlobSetWriterState.OpenPackState pack = state.openPack();
         if (pack != null) {
             RawPackMetadata metadata = pack.pack().metadata();
@@ -126,10 +130,12 @@ final class OpenBlobSet implements AutoCloseable {
                 long position = stream.getPos();
                 if (position != pack.pack().length()) {
                     throw new IOException("recovered pack " + set.sidecarPath(pack.sidecarId()) + " is at offset "
-                            + position + ", its checkpointed entry table expects offset " + pack.pack().length());
+                            + position + ", its checkpointed entry table expects offset "
+                            + pack.pack().length());
                 }
                 BufferedOutputStream buffer = packBuffer(stream);
-                set.openPack = new OpenPack(pack.sidecarId(), stream, buffer, RawPackWriter.resume(buffer, pack.pack()));
+                set.openPack =
+                        new OpenPack(pack.sidecarId(), stream, buffer, RawPackWriter.resume(buffer, pack.pack()));
             } catch (IOException | RuntimeException e) {
                 closeAfterFailure(stream, e);
                 throw e;
@@ -185,8 +191,12 @@ final class OpenBlobSet implements AutoCloseable {
                     openPack = openPack(allocateSidecarId());
                 }
                 long entryReference = openPack.writer.append(bytes);
-                yield row(blob, BlobDescriptor.packed(entryReference, bytes.length, openPack.sidecarId),
-                        name, null, crc32c(bytes));
+                yield row(
+                        blob,
+                        BlobDescriptor.packed(entryReference, bytes.length, openPack.sidecarId),
+                        name,
+                        null,
+                        crc32c(bytes));
             }
             case DEDICATED -> {
                 long sidecarId = allocateSidecarId();
@@ -219,7 +229,8 @@ final class OpenBlobSet implements AutoCloseable {
         try {
             long length = pack.writer.finish();
             RecoverableFsDataOutputStream.Committer committer = pack.stream.closeForCommit();
-            finishedSidecars.add(new PendingSidecar(pack.sidecarId, SidecarKind.RAW_PACK, length, committer.getRecoverable()));
+            finishedSidecars.add(
+                    new PendingSidecar(pack.sidecarId, SidecarKind.RAW_PACK, length, committer.getRecoverable()));
         } catch (IOException | RuntimeException e) {
             closeAfterFailure(pack.stream, e);
             throw e;
@@ -242,7 +253,8 @@ final class OpenBlobSet implements AutoCloseable {
             DescriptorManifestWriter.write(name, rows, out);
             long length = out.getPos();
             RecoverableFsDataOutputStream.Committer committer = out.closeForCommit();
-            return new BlobSetCommittable(basePath, name, rows.size(), finishedSidecars, length, committer.getRecoverable());
+            return new BlobSetCommittable(
+                    basePath, name, rows.size(), finishedSidecars, length, committer.getRecoverable());
         } catch (IOException | RuntimeException e) {
             closeAfterFailure(out, e);
             throw e;
@@ -297,7 +309,8 @@ final class OpenBlobSet implements AutoCloseable {
         try {
             new SlicingOutputStream(stream).write(bytes);
             RecoverableFsDataOutputStream.Committer committer = stream.closeForCommit();
-            finishedSidecars.add(new PendingSidecar(sidecarId, SidecarKind.DEDICATED, bytes.length, committer.getRecoverable()));
+            finishedSidecars.add(
+                    new PendingSidecar(sidecarId, SidecarKind.DEDICATED, bytes.length, committer.getRecoverable()));
         } catch (IOException | RuntimeException e) {
             closeAfterFailure(stream, e);
             throw e;
@@ -325,20 +338,33 @@ final class OpenBlobSet implements AutoCloseable {
             return externalReadRetries.run(
                     () -> copyOnce(sidecarId, source, deadline),
                     (nextTry, wait, failure) -> LOG.warn(
-                            "Copying {} bytes at offset {} of {} into sidecar {} of blob set {} failed; try {} of {} in {} ms: {}",
-                            source.length(), source.offset(), source.location(), sidecarId, name, nextTry,
-                            externalReadRetries.attempts(), wait.toMillis(), failure.toString()));
+                            "Copying {} bytes at offset {} of {} into sidecar {} of blob set {} failed; try {} of {}"
+                                    + " in {} ms: {}",
+                            source.length(),
+                            source.offset(),
+                            source.location(),
+                            sidecarId,
+                            name,
+                            nextTry,
+                            externalReadRetries.attempts(),
+                            wait.toMillis(),
+                            failure.toString()));
         } catch (SourceFailure e) {
             DeadLetterCode code = RetryPolicy.isTransient(e) ? DeadLetterCode.FETCH_FAILED : DeadLetterCode.NOT_FOUND;
-            throw new ExternalCopyException(code, "copying " + source.length() + " bytes at offset " + source.offset()
-                    + " of " + source.location() + " into a Dedicated sidecar failed: " + e.getMessage(), e);
+            throw new ExternalCopyException(
+                    code,
+                    "copying " + source.length() + " bytes at offset " + source.offset() + " of " + source.location()
+                            + " into a Dedicated sidecar failed: " + e.getMessage(),
+                    e);
         }
     }
 
     private long copyOnce(long sidecarId, ExternalBytes source, long deadline) throws IOException {
         if (!copyThreads.hasRoom()) {
-            throw new SourceFailure("all " + copyThreads.alive() + " copy threads are still in earlier reads that "
-                    + "ignored their interrupts", null);
+            throw new SourceFailure(
+                    "all " + copyThreads.alive() + " copy threads are still in earlier reads that "
+                            + "ignored their interrupts",
+                    null);
         }
         String what = "copying " + source.location() + " into sidecar " + sidecarId + " of blob set " + name;
         try (ExternalRangeReader reader =
@@ -417,8 +443,8 @@ final class OpenBlobSet implements AutoCloseable {
 
     private long allocateSidecarId() {
         if (nextSidecarId > BlobSets.MAX_SIDECAR_ID) {
-            throw new IllegalStateException("blob set '" + name + "' has used every sidecar id up to "
-                    + BlobSets.MAX_SIDECAR_ID);
+            throw new IllegalStateException(
+                    "blob set '" + name + "' has used every sidecar id up to " + BlobSets.MAX_SIDECAR_ID);
         }
         return nextSidecarId++;
     }
@@ -437,8 +463,15 @@ final class OpenBlobSet implements AutoCloseable {
             PlacedBlob blob, BlobDescriptor descriptor, String blobSet, byte[] inlineData, Long crc32c) {
         BlobRecord record = blob.record();
         return new DescriptorRow(
-                record.key(), record.topic(), record.partition(), record.offset(), descriptor, blobSet,
-                inlineData, crc32c, blob.attributes());
+                record.key(),
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                descriptor,
+                blobSet,
+                inlineData,
+                crc32c,
+                blob.attributes());
     }
 
     private void checkNotSealed(String operation) {
@@ -461,7 +494,11 @@ final class OpenBlobSet implements AutoCloseable {
         final BufferedOutputStream buffer;
         final RawPackWriter writer;
 
-        OpenPack(long sidecarId, RecoverableFsDataOutputStream stream, BufferedOutputStream buffer, RawPackWriter writer) {
+        OpenPack(
+                long sidecarId,
+                RecoverableFsDataOutputStream stream,
+                BufferedOutputStream buffer,
+                RawPackWriter writer) {
             this.sidecarId = sidecarId;
             this.stream = stream;
             this.buffer = buffer;

@@ -42,8 +42,8 @@ public final class PendingDeliverySerializer implements SimpleVersionedSerialize
     public PendingDelivery deserialize(int version, byte[] serialized) throws IOException {
         return switch (version) {
             case VERSION_1 -> readVersion1(new DataInputDeserializer(serialized));
-            default -> throw new IOException(
-                    "unknown pending delivery version: expected " + VERSION_1 + ", found " + version);
+            default ->
+                throw new IOException("unknown pending delivery version: expected " + VERSION_1 + ", found " + version);
         };
     }
 

@@ -71,7 +71,8 @@ public final class RawPackSinkWriter
             int subtask,
             ProcessingTimeService time,
             SinkWriterMetricGroup metricGroup,
-            Collection<BlobSetWriterState> restored) throws IOException {
+            Collection<BlobSetWriterState> restored)
+            throws IOException {
         if (settings.rollPolicy() == RollPolicy.SIZE_OR_TIME && !fs.supportsResume()) {
             throw new IOException("roll policy " + RollPolicy.SIZE_OR_TIME + " keeps packs open across checkpoints, "
                     + "but the file system of " + settings.basePath() + " cannot resume a written file");
@@ -122,8 +123,10 @@ public final class RawPackSinkWriter
             throw new IOException(what + ". Restore the job's latest checkpoint, or set "
                     + RawPackSinkOptions.ALLOW_OLDER_RESTORE.key() + ": true to accept duplicates.");
         }
-        LOG.warn("{}; not re-opened ({}: true), its rows up to the checkpoint stay in the committed set",
-                what, RawPackSinkOptions.ALLOW_OLDER_RESTORE.key());
+        LOG.warn(
+                "{}; not re-opened ({}: true), its rows up to the checkpoint stay in the committed set",
+                what,
+                RawPackSinkOptions.ALLOW_OLDER_RESTORE.key());
         return true;
     }
 
@@ -164,7 +167,8 @@ public final class RawPackSinkWriter
 
     @Override
     public Collection<BlobSetCommittable> prepareCommit() throws IOException {
-        if (current != null && (settings.rollPolicy() == RollPolicy.ON_CHECKPOINT || endOfInput || rollIntervalPassed())) {
+        if (current != null
+                && (settings.rollPolicy() == RollPolicy.ON_CHECKPOINT || endOfInput || rollIntervalPassed())) {
             sealCurrent();
         }
         List<BlobSetCommittable> committables = List.copyOf(sealed);
@@ -194,8 +198,11 @@ public final class RawPackSinkWriter
             try {
                 abandoned.close();
             } catch (IOException | RuntimeException e) {
-                LOG.warn("Could not release the open pack of abandoned blob set {} (never committed; its blobs are"
-                        + " replayed from the last checkpoint, its in-progress file stays hidden)", abandoned.name(), e);
+                LOG.warn(
+                        "Could not release the open pack of abandoned blob set {} (never committed; its blobs are"
+                                + " replayed from the last checkpoint, its in-progress file stays hidden)",
+                        abandoned.name(),
+                        e);
             }
         }
         stopCopyThreads();
@@ -206,8 +213,12 @@ public final class RawPackSinkWriter
         try {
             List<String> stuck = copyThreads.stop(CLOSE_WAIT);
             if (!stuck.isEmpty()) {
-                LOG.warn("{} external copy threads did not end within {} ms of being interrupted and are left to end "
-                        + "on their own: {}", stuck.size(), CLOSE_WAIT.toMillis(), stuck);
+                LOG.warn(
+                        "{} external copy threads did not end within {} ms of being interrupted and are left to end "
+                                + "on their own: {}",
+                        stuck.size(),
+                        CLOSE_WAIT.toMillis(),
+                        stuck);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -216,7 +227,8 @@ public final class RawPackSinkWriter
     }
 
     private boolean rollIntervalPassed() {
-        return time.getCurrentProcessingTime() - current.createdAtMillis() >= settings.rollInterval().toMillis();
+        return time.getCurrentProcessingTime() - current.createdAtMillis()
+                >= settings.rollInterval().toMillis();
     }
 
     private void sealCurrent() throws IOException {
@@ -225,7 +237,10 @@ public final class RawPackSinkWriter
         try (set) {
             BlobSetCommittable committable = set.seal();
             sealed.add(committable);
-            LOG.debug("Sealed blob set {}: {} rows, {} sidecars", set.name(), committable.rowCount(),
+            LOG.debug(
+                    "Sealed blob set {}: {} rows, {} sidecars",
+                    set.name(),
+                    committable.rowCount(),
                     committable.sidecars().size());
         }
     }

@@ -1,7 +1,7 @@
 package io.blobingest.sink.internal;
 
-import io.blobingest.placement.Placement;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.placement.Placement;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;

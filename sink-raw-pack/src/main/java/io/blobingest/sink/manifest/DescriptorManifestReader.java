@@ -58,11 +58,15 @@ public final class DescriptorManifestReader implements Closeable {
     private final List<String> requiredFeatures;
     /** The loaded record batch, null before the first; {@link #rowInBatch} rows of it were read. */
     private BatchView batch;
+
     private int rowInBatch;
     private long rowIndex;
 
     private DescriptorManifestReader(
-            String location, BufferAllocator allocator, ArrowFileReader reader, String blobSet,
+            String location,
+            BufferAllocator allocator,
+            ArrowFileReader reader,
+            String blobSet,
             List<String> requiredFeatures) {
         this.location = location;
         this.allocator = allocator;
@@ -84,8 +88,7 @@ public final class DescriptorManifestReader implements Closeable {
      * @param location the manifest's path or URI, for error messages
      * @throws ManifestFormatException if the file is not a manifest this build can read
      */
-    public static DescriptorManifestReader open(SeekableByteChannel channel, String location)
-            throws IOException {
+    public static DescriptorManifestReader open(SeekableByteChannel channel, String location) throws IOException {
         BufferAllocator allocator = new RootAllocator();
         ArrowFileReader reader = new ArrowFileReader(channel, allocator);
         try {
@@ -101,10 +104,11 @@ public final class DescriptorManifestReader implements Closeable {
             String blobSet = metadata.get(DescriptorManifestSchema.META_BLOB_SET);
             if (!BlobSets.isValidName(blobSet)) {
                 throw new ManifestFormatException(
-                        location, "bad blob_set metadata: expected " + BlobSets.NAME_REGEX + ", found " + quote(blobSet));
+                        location,
+                        "bad blob_set metadata: expected " + BlobSets.NAME_REGEX + ", found " + quote(blobSet));
             }
-            List<String> requiredFeatures = requiredFeatures(
-                    location, metadata.get(DescriptorManifestSchema.META_REQUIRED_FEATURES));
+            List<String> requiredFeatures =
+                    requiredFeatures(location, metadata.get(DescriptorManifestSchema.META_REQUIRED_FEATURES));
             return new DescriptorManifestReader(location, allocator, reader, blobSet, requiredFeatures);
         } catch (IOException | RuntimeException e) {
             closeQuietlyAfter(e, reader, allocator);
@@ -173,8 +177,9 @@ public final class DescriptorManifestReader implements Closeable {
     private static void checkSpecVersion(String location, String specVersion) throws ManifestFormatException {
         if (!DescriptorManifestSchema.SPEC_VERSION.equals(specVersion)) {
             throw new ManifestFormatException(
-                    location, "unsupported spec_version: expected \"" + DescriptorManifestSchema.SPEC_VERSION
-                            + "\", found " + quote(specVersion));
+                    location,
+                    "unsupported spec_version: expected \"" + DescriptorManifestSchema.SPEC_VERSION + "\", found "
+                            + quote(specVersion));
         }
     }
 
@@ -201,8 +206,9 @@ public final class DescriptorManifestReader implements Closeable {
         for (String feature : features) {
             if (!SUPPORTED_FEATURES.contains(feature)) {
                 throw new ManifestFormatException(
-                        location, "unknown required feature: expected one of " + SUPPORTED_FEATURES
-                                + ", found " + quote(feature));
+                        location,
+                        "unknown required feature: expected one of " + SUPPORTED_FEATURES + ", found "
+                                + quote(feature));
             }
         }
         return List.copyOf(features);
@@ -268,13 +274,23 @@ public final class DescriptorManifestReader implements Closeable {
             requireValue(topic.isNull(i), DescriptorManifestSchema.SOURCE_TOPIC, rowIndex);
             requireValue(partition.isNull(i), DescriptorManifestSchema.SOURCE_PARTITION, rowIndex);
             requireValue(offset.isNull(i), DescriptorManifestSchema.SOURCE_OFFSET, rowIndex);
-            requireValue(blob.isNull(i) || kind.isNull(i) || position.isNull(i) || size.isNull(i)
-                    || blobId.isNull(i) || blobUri.isNull(i), DescriptorManifestSchema.BLOB, rowIndex);
+            requireValue(
+                    blob.isNull(i)
+                            || kind.isNull(i)
+                            || position.isNull(i)
+                            || size.isNull(i)
+                            || blobId.isNull(i)
+                            || blobUri.isNull(i),
+                    DescriptorManifestSchema.BLOB,
+                    rowIndex);
             requireValue(attributes.isNull(i), DescriptorManifestSchema.ATTRIBUTES, rowIndex);
             try {
                 BlobKind blobKind = BlobKind.fromValue(Byte.toUnsignedInt(kind.get(i)));
                 BlobDescriptor descriptor = new BlobDescriptor(
-                        blobKind, position.get(i), size.get(i), Integer.toUnsignedLong(blobId.get(i)),
+                        blobKind,
+                        position.get(i),
+                        size.get(i),
+                        Integer.toUnsignedLong(blobId.get(i)),
                         utf8(blobUri.get(i)));
                 boolean ownsSidecar = blobKind == BlobKind.PACKED || blobKind == BlobKind.DEDICATED;
                 return new DescriptorRow(

@@ -51,6 +51,7 @@ public final class DescriptorManifestSchema {
     public static final String ATTRIBUTES = "attributes";
     /** Arrow's names for a map's entry struct and its two children. */
     public static final String MAP_ENTRIES = "entries";
+
     public static final String MAP_KEY = "key";
     public static final String MAP_VALUE = "value";
 
@@ -64,27 +65,37 @@ public final class DescriptorManifestSchema {
             notNull(SOURCE_TOPIC, ArrowType.Utf8.INSTANCE),
             notNull(SOURCE_PARTITION, new ArrowType.Int(32, true)),
             notNull(SOURCE_OFFSET, new ArrowType.Int(64, true)),
-            new Field(BLOB, FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(
-                    notNull(BLOB_KIND, UINT8),
-                    notNull(BLOB_POSITION, UINT64),
-                    notNull(BLOB_SIZE, UINT64),
-                    notNull(BLOB_ID, UINT32),
-                    notNull(BLOB_URI, ArrowType.Utf8.INSTANCE))),
+            new Field(
+                    BLOB,
+                    FieldType.notNullable(ArrowType.Struct.INSTANCE),
+                    List.of(
+                            notNull(BLOB_KIND, UINT8),
+                            notNull(BLOB_POSITION, UINT64),
+                            notNull(BLOB_SIZE, UINT64),
+                            notNull(BLOB_ID, UINT32),
+                            notNull(BLOB_URI, ArrowType.Utf8.INSTANCE))),
             nullable(INLINE_DATA, ArrowType.LargeBinary.INSTANCE),
             nullable(CRC32C, UINT32),
-            new Field(ATTRIBUTES, FieldType.notNullable(new ArrowType.Map(false)), List.of(
-                    new Field(MAP_ENTRIES, FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(
-                            notNull(MAP_KEY, ArrowType.Utf8.INSTANCE),
-                            nullable(MAP_VALUE, ArrowType.Binary.INSTANCE))))));
+            new Field(
+                    ATTRIBUTES,
+                    FieldType.notNullable(new ArrowType.Map(false)),
+                    List.of(new Field(
+                            MAP_ENTRIES,
+                            FieldType.notNullable(ArrowType.Struct.INSTANCE),
+                            List.of(
+                                    notNull(MAP_KEY, ArrowType.Utf8.INSTANCE),
+                                    nullable(MAP_VALUE, ArrowType.Binary.INSTANCE))))));
 
     private DescriptorManifestSchema() {}
 
     /** The schema of the manifest of {@code blobSet} whose rows require {@code requiredFeatures}. */
     public static Schema schema(String blobSet, Collection<String> requiredFeatures) {
-        return new Schema(FIELDS, Map.of(
-                META_BLOB_SET, blobSet,
-                META_REQUIRED_FEATURES, String.join(",", new TreeSet<>(requiredFeatures)),
-                META_SPEC_VERSION, SPEC_VERSION));
+        return new Schema(
+                FIELDS,
+                Map.of(
+                        META_BLOB_SET, blobSet,
+                        META_REQUIRED_FEATURES, String.join(",", new TreeSet<>(requiredFeatures)),
+                        META_SPEC_VERSION, SPEC_VERSION));
     }
 
     private static Field nullable(String name, ArrowType type) {

@@ -47,24 +47,22 @@ public final class DescriptorManifestWriter {
      * @throws IllegalArgumentException if {@code blobSet} is not a valid name or a Packed or
      *     Dedicated row names another blob set
      */
-    public static void write(String blobSet, List<DescriptorRow> rows, OutputStream out)
-            throws IOException {
+    public static void write(String blobSet, List<DescriptorRow> rows, OutputStream out) throws IOException {
         BlobSets.requireValidName(blobSet);
         Set<String> requiredFeatures = new TreeSet<>();
         for (int i = 0; i < rows.size(); i++) {
             DescriptorRow row = rows.get(i);
             if (row.blobSet() != null && !row.blobSet().equals(blobSet)) {
-                throw new IllegalArgumentException(
-                        "row " + i + " (" + row.source() + ") names blob set '" + row.blobSet()
-                                + "', the manifest is for blob set '" + blobSet + "'");
+                throw new IllegalArgumentException("row " + i + " (" + row.source() + ") names blob set '"
+                        + row.blobSet() + "', the manifest is for blob set '" + blobSet + "'");
             }
             requiredFeatures.addAll(row.requiredFeatures());
         }
         try (BufferAllocator allocator = new RootAllocator();
-                VectorSchemaRoot root = VectorSchemaRoot.create(
-                        DescriptorManifestSchema.schema(blobSet, requiredFeatures), allocator);
-                ArrowFileWriter writer = new ArrowFileWriter(
-                        root, null, Channels.newChannel(new UnclosableOutputStream(out)))) {
+                VectorSchemaRoot root =
+                        VectorSchemaRoot.create(DescriptorManifestSchema.schema(blobSet, requiredFeatures), allocator);
+                ArrowFileWriter writer =
+                        new ArrowFileWriter(root, null, Channels.newChannel(new UnclosableOutputStream(out)))) {
             writer.start();
             int from = 0;
             while (from < rows.size()) {
@@ -105,15 +103,12 @@ public final class DescriptorManifestWriter {
         UInt8Vector size = blob.getChild(DescriptorManifestSchema.BLOB_SIZE, UInt8Vector.class);
         UInt4Vector blobId = blob.getChild(DescriptorManifestSchema.BLOB_ID, UInt4Vector.class);
         VarCharVector blobUri = blob.getChild(DescriptorManifestSchema.BLOB_URI, VarCharVector.class);
-        LargeVarBinaryVector inlineData =
-                (LargeVarBinaryVector) root.getVector(DescriptorManifestSchema.INLINE_DATA);
+        LargeVarBinaryVector inlineData = (LargeVarBinaryVector) root.getVector(DescriptorManifestSchema.INLINE_DATA);
         UInt4Vector crc32c = (UInt4Vector) root.getVector(DescriptorManifestSchema.CRC32C);
         MapVector attributes = (MapVector) root.getVector(DescriptorManifestSchema.ATTRIBUTES);
         StructVector entries = (StructVector) attributes.getDataVector();
-        VarCharVector attributeNames =
-                entries.getChild(DescriptorManifestSchema.MAP_KEY, VarCharVector.class);
-        VarBinaryVector attributeValues =
-                entries.getChild(DescriptorManifestSchema.MAP_VALUE, VarBinaryVector.class);
+        VarCharVector attributeNames = entries.getChild(DescriptorManifestSchema.MAP_KEY, VarCharVector.class);
+        VarBinaryVector attributeValues = entries.getChild(DescriptorManifestSchema.MAP_VALUE, VarBinaryVector.class);
 
         for (int i = 0; i < batch.size(); i++) {
             DescriptorRow row = batch.get(i);

@@ -34,14 +34,17 @@ public final class ManifestRowFormat implements BulkFormat<DescriptorRow, FileSo
     }
 
     @Override
-    public BulkFormat.Reader<DescriptorRow> createReader(Configuration config, FileSourceSplit split) throws IOException {
+    public BulkFormat.Reader<DescriptorRow> createReader(Configuration config, FileSourceSplit split)
+            throws IOException {
         return new Reader(DescriptorManifestReader.open(split.path()), 0);
     }
 
     @Override
     public BulkFormat.Reader<DescriptorRow> restoreReader(Configuration config, FileSourceSplit split)
             throws IOException {
-        long rowsRead = split.getReaderPosition().map(CheckpointedPosition::getRecordsAfterOffset).orElse(0L);
+        long rowsRead = split.getReaderPosition()
+                .map(CheckpointedPosition::getRecordsAfterOffset)
+                .orElse(0L);
         DescriptorManifestReader manifest = DescriptorManifestReader.open(split.path());
         try {
             for (long skipped = 0; skipped < rowsRead; skipped++) {

@@ -32,9 +32,10 @@ class BlobSetCommittableSerializerTest {
         assertThat(committable.sidecars())
                 .extracting(PendingSidecar::sidecarId, PendingSidecar::kind, PendingSidecar::length)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(GoldenStates.PACK_ID, SidecarKind.RAW_PACK, GoldenStates.PACK_LENGTH),
-                        org.assertj.core.groups.Tuple.tuple(GoldenStates.DEDICATED_ID, SidecarKind.DEDICATED,
-                                GoldenStates.DEDICATED_LENGTH));
+                        org.assertj.core.groups.Tuple.tuple(
+                                GoldenStates.PACK_ID, SidecarKind.RAW_PACK, GoldenStates.PACK_LENGTH),
+                        org.assertj.core.groups.Tuple.tuple(
+                                GoldenStates.DEDICATED_ID, SidecarKind.DEDICATED, GoldenStates.DEDICATED_LENGTH));
         assertThat(committable.sidecars().get(0).recoverable().toString())
                 .contains(GoldenStates.sidecarPath(GoldenStates.PACK_ID));
         assertThat(committable.sidecars().get(1).recoverable().toString())
@@ -62,7 +63,8 @@ class BlobSetCommittableSerializerTest {
         BlobSetCommittable read = serializer.deserialize(serializer.getVersion(), serializer.serialize(committable));
 
         assertThat(read.blobSet()).isEqualTo(committable.blobSet());
-        assertThat(read.sidecars()).extracting(s -> s.recoverable().toString())
+        assertThat(read.sidecars())
+                .extracting(s -> s.recoverable().toString())
                 .containsExactly(pack.toString(), dedicated.toString());
         assertThat(read.manifest().toString()).isEqualTo(manifest.toString());
     }

@@ -77,9 +77,12 @@ class BlobSetCommitterTest {
                 .filter(sidecar -> sidecar.kind() == SidecarKind.RAW_PACK)
                 .mapToLong(PendingSidecar::length)
                 .sum();
-        Path manifestInProgress = StoredBlobs.hiddenFiles(base.resolve(BlobSets.DESCRIPTORS_DIRECTORY)).get(0);
-        Files.setLastModifiedTime(manifestInProgress,
-                FileTime.fromMillis(System.currentTimeMillis() - Duration.ofHours(1).toMillis()));
+        Path manifestInProgress = StoredBlobs.hiddenFiles(base.resolve(BlobSets.DESCRIPTORS_DIRECTORY))
+                .get(0);
+        Files.setLastModifiedTime(
+                manifestInProgress,
+                FileTime.fromMillis(
+                        System.currentTimeMillis() - Duration.ofHours(1).toMillis()));
         HistogramRecorder metrics = new HistogramRecorder();
 
         commit(List.of(set), metrics);
@@ -89,7 +92,8 @@ class BlobSetCommitterTest {
         assertThat(fill.getStatistics().getMax()).isEqualTo(100 * packLength / (1 << 20));
         Histogram latency = metrics.histograms.get("commitLatencyMs");
         assertThat(latency.getCount()).isEqualTo(1);
-        assertThat(latency.getStatistics().getMin()).isGreaterThanOrEqualTo(Duration.ofHours(1).toMillis());
+        assertThat(latency.getStatistics().getMin())
+                .isGreaterThanOrEqualTo(Duration.ofHours(1).toMillis());
     }
 
     private BlobSetCommittable sealedSet(long... indexes) throws IOException {

@@ -31,9 +31,10 @@ class BlobSetWriterStateSerializerTest {
         assertThat(state.finishedSidecars())
                 .extracting(PendingSidecar::sidecarId, PendingSidecar::kind, PendingSidecar::length)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(GoldenStates.PACK_ID, SidecarKind.RAW_PACK, GoldenStates.PACK_LENGTH),
-                        org.assertj.core.groups.Tuple.tuple(GoldenStates.DEDICATED_ID, SidecarKind.DEDICATED,
-                                GoldenStates.DEDICATED_LENGTH));
+                        org.assertj.core.groups.Tuple.tuple(
+                                GoldenStates.PACK_ID, SidecarKind.RAW_PACK, GoldenStates.PACK_LENGTH),
+                        org.assertj.core.groups.Tuple.tuple(
+                                GoldenStates.DEDICATED_ID, SidecarKind.DEDICATED, GoldenStates.DEDICATED_LENGTH));
         assertThat(state.finishedSidecars().get(1).recoverable().toString())
                 .contains(GoldenStates.sidecarPath(GoldenStates.DEDICATED_ID));
         assertThat(state.openPack().sidecarId()).isEqualTo(GoldenStates.OPEN_PACK_ID);
@@ -57,8 +58,13 @@ class BlobSetWriterStateSerializerTest {
         RecoverableFsDataOutputStream out = local.open(new Path(dir.resolve("d").toUri()));
         out.write(new byte[] {9});
         BlobSetWriterState state = new BlobSetWriterState(
-                "s", 5, 2, java.util.List.of(new PendingSidecar(1, SidecarKind.DEDICATED, 1,
-                        out.closeForCommit().getRecoverable())), null, GoldenStates.rows().subList(0, 1));
+                "s",
+                5,
+                2,
+                java.util.List.of(new PendingSidecar(
+                        1, SidecarKind.DEDICATED, 1, out.closeForCommit().getRecoverable())),
+                null,
+                GoldenStates.rows().subList(0, 1));
 
         BlobSetWriterState read = serializer.deserialize(serializer.getVersion(), serializer.serialize(state));
 

@@ -65,7 +65,8 @@ class CommittedDescriptorEmitterTest {
             assertThat(rows(harness)).as("nothing more").hasSize(2 * (int) set.rowCount());
         }
         try (var files = Files.walk(base.resolve(DeliveryMarkers.DIRECTORY))) {
-            assertThat(files.filter(Files::isRegularFile).map(p -> p.getFileName().toString()))
+            assertThat(files.filter(Files::isRegularFile)
+                            .map(p -> p.getFileName().toString()))
                     .containsExactly("2-0");
         }
     }
@@ -82,8 +83,11 @@ class CommittedDescriptorEmitterTest {
             outcome(1, Outcome.ABORTED);
             harness.notifyOfCompletedCheckpoint(1);
 
-            assertThat(rows(harness)).as("to the descriptor sink: the set, and again").hasSize(2 * (int) set.rowCount());
-            assertThat(harness.getSideOutput(CommittedDescriptorEmitter.ONCE)).as("to further outputs: the set once")
+            assertThat(rows(harness))
+                    .as("to the descriptor sink: the set, and again")
+                    .hasSize(2 * (int) set.rowCount());
+            assertThat(harness.getSideOutput(CommittedDescriptorEmitter.ONCE))
+                    .as("to further outputs: the set once")
                     .hasSize((int) set.rowCount());
         }
     }
@@ -175,7 +179,8 @@ class CommittedDescriptorEmitterTest {
         }
     }
 
-    private static StreamRecord<CommittableMessage<BlobSetCommittable>> committed(BlobSetCommittable set, long checkpoint) {
+    private static StreamRecord<CommittableMessage<BlobSetCommittable>> committed(
+            BlobSetCommittable set, long checkpoint) {
         return new StreamRecord<>(new CommittableWithLineage<>(set, checkpoint, 0));
     }
 

@@ -40,10 +40,14 @@ class ExternalSourceCopyTest {
     private static final int MIB = 1024 * 1024;
     /** Two and a half copy chunks, so the last chunk is a partial one. */
     private static final int LENGTH = 5 * MIB / 2 + 17;
+
     private static final int OFFSET = 1000;
 
-    @TempDir Path base;
-    @TempDir Path external;
+    @TempDir
+    Path base;
+
+    @TempDir
+    Path external;
 
     private Path object;
     private byte[] content;
@@ -76,7 +80,9 @@ class ExternalSourceCopyTest {
         assertThat(FlakyFileSystem.remainingFailures(object)).isZero();
         assertThat(row.crc32c()).isEqualTo(crc32c(expected));
         assertThat(new StoredBlobs(base).resolve(row)).isEqualTo(expected);
-        assertThat(StoredBlobs.hiddenFiles(base)).as("the failed try's in-progress file").singleElement()
+        assertThat(StoredBlobs.hiddenFiles(base))
+                .as("the failed try's in-progress file")
+                .singleElement()
                 .satisfies(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
     }
 
@@ -112,7 +118,9 @@ class ExternalSourceCopyTest {
                             + " bytes at offset " + OFFSET + " were expected");
         }
         assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
-        assertThat(StoredBlobs.hiddenFiles(base)).as("no output is opened before the source is checked").isEmpty();
+        assertThat(StoredBlobs.hiddenFiles(base))
+                .as("no output is opened before the source is checked")
+                .isEmpty();
     }
 
     @Test
@@ -122,7 +130,8 @@ class ExternalSourceCopyTest {
 
         try (RawPackSinkWriter writer = harness.writer()) {
             assertThatThrownBy(() -> writer.write(copied(object.toUri(), LENGTH), null))
-                    .isInstanceOfSatisfying(ExternalCopyException.class,
+                    .isInstanceOfSatisfying(
+                            ExternalCopyException.class,
                             e -> assertThat(e.code()).isEqualTo(DeadLetterCode.NOT_FOUND));
         }
     }
@@ -143,10 +152,13 @@ class ExternalSourceCopyTest {
                 assertThatThrownBy(() -> writer.write(copied(source, LENGTH), null))
                         .isInstanceOfSatisfying(ExternalCopyException.class, e -> {
                             assertThat(e.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
-                            assertThat(e.getCause().getSuppressed()).as("the first two tries stalled").hasSize(2)
-                                    .allSatisfy(stalled -> assertThat(stalled).hasMessage("no bytes arrived within "
-                                            + WriterHarness.COPY_STALL_TIMEOUT.toMillis()
-                                            + " ms (sink.raw-pack.external-copy-stall-timeout) after 0 bytes"));
+                            assertThat(e.getCause().getSuppressed())
+                                    .as("the first two tries stalled")
+                                    .hasSize(2)
+                                    .allSatisfy(stalled -> assertThat(stalled)
+                                            .hasMessage("no bytes arrived within "
+                                                    + WriterHarness.COPY_STALL_TIMEOUT.toMillis()
+                                                    + " ms (sink.raw-pack.external-copy-stall-timeout) after 0 bytes"));
                         })
                         .as("their threads still hang, and the copy threads are bounded")
                         .hasMessageEndingWith("failed: all 2 copy threads are still in earlier reads that ignored "
@@ -156,15 +168,21 @@ class ExternalSourceCopyTest {
 
                 writer.write(copied(Files.write(other, content).toUri(), LENGTH), null);
                 BlobSetCommittable set = writer.prepareCommit().iterator().next();
-                assertThat(set.sidecars()).as("the given-up copy is in no set").singleElement()
+                assertThat(set.sidecars())
+                        .as("the given-up copy is in no set")
+                        .singleElement()
                         .satisfies(sidecar -> assertThat(sidecar.sidecarId()).isEqualTo(1));
                 commit(List.of(set));
             }
-            assertThat(new StoredBlobs(base).committedManifests().values()).singleElement()
-                    .satisfies(rows -> assertThat(rows).singleElement()
+            assertThat(new StoredBlobs(base).committedManifests().values())
+                    .singleElement()
+                    .satisfies(rows -> assertThat(rows)
+                            .singleElement()
                             .satisfies(row -> assertThat(row.blob()).isEqualTo(BlobDescriptor.dedicated(LENGTH, 1))));
-            assertThat(StoredBlobs.hiddenFiles(base)).as("the partial copies stay hidden")
-                    .allSatisfy(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
+            assertThat(StoredBlobs.hiddenFiles(base))
+                    .as("the partial copies stay hidden")
+                    .allSatisfy(
+                            file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
         });
     }
 
@@ -178,8 +196,8 @@ class ExternalSourceCopyTest {
             try (RawPackSinkWriter writer = harness.writer()) {
                 assertThatThrownBy(() -> writer.write(copied(source, LENGTH), null))
                         .isInstanceOf(ExternalCopyException.class)
-                        .hasMessageContaining("the copy took longer than 4000 ms "
-                                + "(sink.raw-pack.external-copy-timeout)");
+                        .hasMessageContaining(
+                                "the copy took longer than 4000 ms " + "(sink.raw-pack.external-copy-timeout)");
             }
             assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
         });
@@ -209,20 +227,22 @@ class ExternalSourceCopyTest {
                 writer.write(copied(Files.write(other, content).toUri(), LENGTH), null);
                 BlobSetCommittable set = writer.prepareCommit().iterator().next();
                 assertThat(set.rowCount()).isEqualTo(3);
-                assertThat(set.sidecars()).extracting(PendingSidecar::sidecarId, PendingSidecar::kind)
+                assertThat(set.sidecars())
+                        .extracting(PendingSidecar::sidecarId, PendingSidecar::kind)
                         .containsExactlyInAnyOrder(tuple(1L, SidecarKind.RAW_PACK), tuple(2L, SidecarKind.DEDICATED));
                 commit(List.of(set));
             }
             Map<String, List<DescriptorRow>> manifests = new StoredBlobs(base).committedManifests();
             List<DescriptorRow> rows = manifests.values().iterator().next();
-            assertThat(rows).extracting(DescriptorRow::blob).element(2)
-                    .isEqualTo(BlobDescriptor.dedicated(LENGTH, 2));
+            assertThat(rows).extracting(DescriptorRow::blob).element(2).isEqualTo(BlobDescriptor.dedicated(LENGTH, 2));
             StoredBlobs stored = new StoredBlobs(base);
             TestBlobs.assertDescribesItsBlob(rows.get(0), stored);
             TestBlobs.assertDescribesItsBlob(rows.get(1), stored);
             assertThat(stored.resolve(rows.get(2))).isEqualTo(Arrays.copyOfRange(content, OFFSET, OFFSET + LENGTH));
             stored.assertOnlyCommittedFilesAreVisible(manifests);
-            assertThat(StoredBlobs.hiddenFiles(base)).as("the given-up copy's partial sidecar").singleElement()
+            assertThat(StoredBlobs.hiddenFiles(base))
+                    .as("the given-up copy's partial sidecar")
+                    .singleElement()
                     .satisfies(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
         });
     }
@@ -257,12 +277,19 @@ class ExternalSourceCopyTest {
             });
             commit(List.of(set));
         }
-        return new StoredBlobs(base).committedManifests().values().iterator().next().get(0);
+        return new StoredBlobs(base)
+                .committedManifests()
+                .values()
+                .iterator()
+                .next()
+                .get(0);
     }
 
     private static PlacedBlob copied(URI source, long length) {
-        return PlacedBlob.copiedFrom(new ExternalBytes(source.toString(), OFFSET, length),
-                new BlobRecord(null, null, List.of(), "t", 0, 0), List.of());
+        return PlacedBlob.copiedFrom(
+                new ExternalBytes(source.toString(), OFFSET, length),
+                new BlobRecord(null, null, List.of(), "t", 0, 0),
+                List.of());
     }
 
     private static long crc32c(byte[] bytes) {

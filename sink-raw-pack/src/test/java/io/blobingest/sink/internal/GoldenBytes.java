@@ -12,7 +12,8 @@ final class GoldenBytes {
     static byte[] read(String resource) {
         try (InputStream in = GoldenBytes.class.getResourceAsStream("/serializer/" + resource)) {
             if (in == null) {
-                throw new IllegalStateException("golden file /serializer/" + resource + " is not on the test classpath");
+                throw new IllegalStateException(
+                        "golden file /serializer/" + resource + " is not on the test classpath");
             }
             return in.readAllBytes();
         } catch (IOException e) {

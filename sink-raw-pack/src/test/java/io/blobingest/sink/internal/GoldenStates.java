@@ -42,15 +42,46 @@ final class GoldenStates {
 
     static List<DescriptorRow> rows() {
         return List.of(
-                new DescriptorRow(utf8("key-0"), "blobs-in", 2, 40_000_000_000L, BlobDescriptor.inline(3), null,
-                        utf8("abc"), 0x89ab_cdefL,
+                new DescriptorRow(
+                        utf8("key-0"),
+                        "blobs-in",
+                        2,
+                        40_000_000_000L,
+                        BlobDescriptor.inline(3),
+                        null,
+                        utf8("abc"),
+                        0x89ab_cdefL,
                         List.of(new Attribute("trace-id", utf8("t-1")), new Attribute("tag", null))),
-                new DescriptorRow(null, "blobs-in", 0, 7, BlobDescriptor.packed(RawPackFormat.entryReference(1), 20,
-                        OPEN_PACK_ID), BLOB_SET, null, 0xFFFF_FFFFL, List.of()),
-                new DescriptorRow(new byte[0], "blobs-in", 1, 8, BlobDescriptor.dedicated(DEDICATED_LENGTH,
-                        DEDICATED_ID), BLOB_SET, null, 0L, List.of()),
-                new DescriptorRow(utf8("ü"), "blobs-in", 1, 9, BlobDescriptor.external("s3://b/o", 10, 100), null,
-                        null, null, List.of(new Attribute("blob.source", utf8("x")))));
+                new DescriptorRow(
+                        null,
+                        "blobs-in",
+                        0,
+                        7,
+                        BlobDescriptor.packed(RawPackFormat.entryReference(1), 20, OPEN_PACK_ID),
+                        BLOB_SET,
+                        null,
+                        0xFFFF_FFFFL,
+                        List.of()),
+                new DescriptorRow(
+                        new byte[0],
+                        "blobs-in",
+                        1,
+                        8,
+                        BlobDescriptor.dedicated(DEDICATED_LENGTH, DEDICATED_ID),
+                        BLOB_SET,
+                        null,
+                        0L,
+                        List.of()),
+                new DescriptorRow(
+                        utf8("ü"),
+                        "blobs-in",
+                        1,
+                        9,
+                        BlobDescriptor.external("s3://b/o", 10, 100),
+                        null,
+                        null,
+                        null,
+                        List.of(new Attribute("blob.source", utf8("x")))));
     }
 
     static RawPackWriterState openPackState() {
@@ -64,14 +95,19 @@ final class GoldenStates {
 
     static BlobSetCommittable committable(
             CommitRecoverable pack, CommitRecoverable dedicated, CommitRecoverable manifest) {
-        return new BlobSetCommittable(BASE, BLOB_SET, rows().size(), sidecars(pack, dedicated), MANIFEST_LENGTH, manifest);
+        return new BlobSetCommittable(
+                BASE, BLOB_SET, rows().size(), sidecars(pack, dedicated), MANIFEST_LENGTH, manifest);
     }
 
     static BlobSetWriterState writerState(
             CommitRecoverable pack, CommitRecoverable dedicated, ResumeRecoverable openPack) {
         return new BlobSetWriterState(
-                BLOB_SET, CREATED_AT, OPEN_PACK_ID + 1, sidecars(pack, dedicated),
-                new BlobSetWriterState.OpenPackState(OPEN_PACK_ID, openPack, openPackState()), rows());
+                BLOB_SET,
+                CREATED_AT,
+                OPEN_PACK_ID + 1,
+                sidecars(pack, dedicated),
+                new BlobSetWriterState.OpenPackState(OPEN_PACK_ID, openPack, openPackState()),
+                rows());
     }
 
     private static List<PendingSidecar> sidecars(CommitRecoverable pack, CommitRecoverable dedicated) {

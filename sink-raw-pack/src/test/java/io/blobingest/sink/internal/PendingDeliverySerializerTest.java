@@ -13,9 +13,12 @@ class PendingDeliverySerializerTest {
     private static final String GOLDEN_V1 = "pending-delivery-v1.bin";
 
     /** The value written into the golden file. */
-    static final PendingDelivery GOLDEN = new PendingDelivery(3, 42, List.of(
-            new EmittedBlobSet(GoldenStates.BASE, GoldenStates.BLOB_SET, 7),
-            new EmittedBlobSet("s3://bucket/blobs", "0123456789abcdef0123456789abcdef-3-1", 1)));
+    static final PendingDelivery GOLDEN = new PendingDelivery(
+            3,
+            42,
+            List.of(
+                    new EmittedBlobSet(GoldenStates.BASE, GoldenStates.BLOB_SET, 7),
+                    new EmittedBlobSet("s3://bucket/blobs", "0123456789abcdef0123456789abcdef-3-1", 1)));
 
     private final PendingDeliverySerializer serializer = new PendingDeliverySerializer();
 

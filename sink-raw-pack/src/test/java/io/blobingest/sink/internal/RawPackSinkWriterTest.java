@@ -46,7 +46,9 @@ class RawPackSinkWriterTest {
 
             Collection<BlobSetCommittable> committables = writer.prepareCommit();
 
-            assertThat(committables).singleElement().satisfies(set -> assertThat(set.rowCount()).isEqualTo(400));
+            assertThat(committables)
+                    .singleElement()
+                    .satisfies(set -> assertThat(set.rowCount()).isEqualTo(400));
             assertThat(writer.snapshotState(1)).isEmpty();
             assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
             assertThat(writer.prepareCommit()).as("a checkpoint without input").isEmpty();
@@ -56,14 +58,17 @@ class RawPackSinkWriterTest {
         StoredBlobs stored = new StoredBlobs(base);
         Map<String, List<DescriptorRow>> manifests = stored.committedManifests();
         List<DescriptorRow> rows = manifests.values().iterator().next();
-        assertThat(rows).extracting(DescriptorRow::sourceOffset).containsExactlyElementsOf(
-                LongStream.range(0, 400).boxed().toList());
+        assertThat(rows)
+                .extracting(DescriptorRow::sourceOffset)
+                .containsExactlyElementsOf(LongStream.range(0, 400).boxed().toList());
         for (DescriptorRow row : rows) {
             TestBlobs.assertDescribesItsBlob(row, stored);
         }
         stored.verifyPacks(manifests.keySet().iterator().next(), rows);
         stored.assertOnlyCommittedFilesAreVisible(manifests);
-        assertThat(StoredBlobs.hiddenFiles(base)).as("every in-progress file was committed").isEmpty();
+        assertThat(StoredBlobs.hiddenFiles(base))
+                .as("every in-progress file was committed")
+                .isEmpty();
     }
 
     @Test
@@ -75,17 +80,23 @@ class RawPackSinkWriterTest {
             }
             BlobSetCommittable set = writer.prepareCommit().iterator().next();
 
-            assertThat(set.sidecars()).extracting(PendingSidecar::sidecarId).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+            assertThat(set.sidecars())
+                    .extracting(PendingSidecar::sidecarId)
+                    .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
             assertThat(set.sidecars()).allSatisfy(pack -> {
                 assertThat(pack.kind()).isEqualTo(SidecarKind.RAW_PACK);
                 assertThat(pack.length()).isLessThanOrEqualTo(THREE_ENTRY_TARGET);
             });
             commit(List.of(set));
         }
-        List<DescriptorRow> rows = new StoredBlobs(base).committedManifests().values().iterator().next();
-        assertThat(rows).extracting(r -> r.blob().blobId()).containsExactly(
-                1L, 1L, 1L, 2L, 2L, 2L, 3L, 3L, 3L, 4L, 4L, 4L, 5L, 5L, 5L, 6L, 6L, 6L, 7L, 7L);
-        assertThat(rows).extracting(r -> RawPackFormat.entryIndex(r.blob().position())).startsWith(0L, 1L, 2L, 0L);
+        List<DescriptorRow> rows =
+                new StoredBlobs(base).committedManifests().values().iterator().next();
+        assertThat(rows)
+                .extracting(r -> r.blob().blobId())
+                .containsExactly(1L, 1L, 1L, 2L, 2L, 2L, 3L, 3L, 3L, 4L, 4L, 4L, 5L, 5L, 5L, 6L, 6L, 6L, 7L, 7L);
+        assertThat(rows)
+                .extracting(r -> RawPackFormat.entryIndex(r.blob().position()))
+                .startsWith(0L, 1L, 2L, 0L);
         assertResolvesToGeneratedBytes(rows);
     }
 
@@ -100,7 +111,8 @@ class RawPackSinkWriterTest {
             assertThat(set.sidecars()).hasSize(3);
             commit(List.of(set));
         }
-        assertResolvesToGeneratedBytes(new StoredBlobs(base).committedManifests().values().iterator().next());
+        assertResolvesToGeneratedBytes(
+                new StoredBlobs(base).committedManifests().values().iterator().next());
     }
 
     @Test
@@ -112,13 +124,16 @@ class RawPackSinkWriterTest {
             writer.write(blob(2, Placement.DEDICATED, 0), null);
             writer.write(blob(3, Placement.PACKED, 1000), null);
             BlobSetCommittable set = writer.prepareCommit().iterator().next();
-            assertThat(set.sidecars()).extracting(PendingSidecar::sidecarId, PendingSidecar::kind).containsExactly(
-                    org.assertj.core.groups.Tuple.tuple(1L, SidecarKind.DEDICATED),
-                    org.assertj.core.groups.Tuple.tuple(3L, SidecarKind.DEDICATED),
-                    org.assertj.core.groups.Tuple.tuple(2L, SidecarKind.RAW_PACK));
+            assertThat(set.sidecars())
+                    .extracting(PendingSidecar::sidecarId, PendingSidecar::kind)
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple(1L, SidecarKind.DEDICATED),
+                            org.assertj.core.groups.Tuple.tuple(3L, SidecarKind.DEDICATED),
+                            org.assertj.core.groups.Tuple.tuple(2L, SidecarKind.RAW_PACK));
             commit(List.of(set));
         }
-        List<DescriptorRow> rows = new StoredBlobs(base).committedManifests().values().iterator().next();
+        List<DescriptorRow> rows =
+                new StoredBlobs(base).committedManifests().values().iterator().next();
         assertThat(rows).extracting(r -> r.blob().blobId()).containsExactly(1L, 2L, 3L, 2L);
         assertResolvesToGeneratedBytes(rows);
     }
@@ -144,11 +159,15 @@ class RawPackSinkWriterTest {
                 assertThat(set.rowCount()).isEqualTo(4);
                 assertThat(set.sidecars()).hasSize(1);
             });
-            assertThat(writer.snapshotState(2)).singleElement()
-                    .satisfies(state -> assertThat(state.rows()).extracting(DescriptorRow::sourceOffset).containsExactly(4L));
+            assertThat(writer.snapshotState(2))
+                    .singleElement()
+                    .satisfies(state -> assertThat(state.rows())
+                            .extracting(DescriptorRow::sourceOffset)
+                            .containsExactly(4L));
             commit(committables);
         }
-        assertResolvesToGeneratedBytes(new StoredBlobs(base).committedManifests().values().iterator().next());
+        assertResolvesToGeneratedBytes(
+                new StoredBlobs(base).committedManifests().values().iterator().next());
     }
 
     @Test
@@ -172,7 +191,8 @@ class RawPackSinkWriterTest {
             writer.flush(false);
             assertThat(writer.prepareCommit()).isEmpty();
             writer.flush(true);
-            assertThat(writer.prepareCommit()).singleElement()
+            assertThat(writer.prepareCommit())
+                    .singleElement()
                     .satisfies(set -> assertThat(set.rowCount()).isEqualTo(1));
         }
     }
@@ -194,7 +214,8 @@ class RawPackSinkWriterTest {
         failed.close();
 
         String blobSet;
-        try (RawPackSinkWriter restored = harness.restore(List.of(serializer.deserialize(serializer.getVersion(), state)))) {
+        try (RawPackSinkWriter restored =
+                harness.restore(List.of(serializer.deserialize(serializer.getVersion(), state)))) {
             write(restored, afterRestore);
             restored.flush(true);
             BlobSetCommittable set = restored.prepareCommit().iterator().next();
@@ -206,7 +227,8 @@ class RawPackSinkWriterTest {
         Map<String, List<DescriptorRow>> manifests = stored.committedManifests();
         assertThat(manifests).containsOnlyKeys(blobSet);
         List<DescriptorRow> rows = manifests.get(blobSet);
-        List<Long> expected = new ArrayList<>(LongStream.of(beforeCheckpoint).boxed().toList());
+        List<Long> expected =
+                new ArrayList<>(LongStream.of(beforeCheckpoint).boxed().toList());
         expected.addAll(LongStream.of(afterRestore).boxed().toList());
         assertThat(rows).extracting(DescriptorRow::sourceOffset).containsExactlyElementsOf(expected);
         for (DescriptorRow row : rows) {
@@ -228,12 +250,16 @@ class RawPackSinkWriterTest {
         }
         List<BlobSetCommittable> committed = new ArrayList<>();
         try (RawPackSinkWriter restored = harness.restore(states)) {
-            assertThat(restored.prepareCommit()).singleElement()
-                    .satisfies(set -> assertThat(set.blobSet()).isEqualTo(states.get(1).blobSet()))
+            assertThat(restored.prepareCommit())
+                    .singleElement()
+                    .satisfies(set ->
+                            assertThat(set.blobSet()).isEqualTo(states.get(1).blobSet()))
                     .satisfies(committed::add);
             restored.flush(true);
-            assertThat(restored.prepareCommit()).singleElement()
-                    .satisfies(set -> assertThat(set.blobSet()).isEqualTo(states.get(0).blobSet()))
+            assertThat(restored.prepareCommit())
+                    .singleElement()
+                    .satisfies(set ->
+                            assertThat(set.blobSet()).isEqualTo(states.get(0).blobSet()))
                     .satisfies(committed::add);
         }
         commit(committed);
@@ -260,17 +286,21 @@ class RawPackSinkWriterTest {
 
         assertThatThrownBy(() -> harness.restore(List.of(olderCheckpoint)))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("blob set " + olderCheckpoint.blobSet() + " is open in the restored checkpoint but "
-                        + "was committed after it")
+                .hasMessageContaining("blob set " + olderCheckpoint.blobSet()
+                        + " is open in the restored checkpoint but " + "was committed after it")
                 .hasMessageContaining("sink.raw-pack.allow-older-restore");
 
         WriterHarness allowing = new WriterHarness(base, RollPolicy.SIZE_OR_TIME, 64 * MIB, true);
         try (RawPackSinkWriter restored = allowing.restore(List.of(olderCheckpoint))) {
             restored.flush(true);
-            assertThat(restored.prepareCommit()).as("nothing re-opened, nothing to commit").isEmpty();
+            assertThat(restored.prepareCommit())
+                    .as("nothing re-opened, nothing to commit")
+                    .isEmpty();
         }
         assertThat(stored.committedManifests()).containsOnlyKeys(committedSince.blobSet());
-        assertThat(Files.readAllBytes(manifest)).as("the committed manifest, untouched").isEqualTo(manifestBytes);
+        assertThat(Files.readAllBytes(manifest))
+                .as("the committed manifest, untouched")
+                .isEqualTo(manifestBytes);
         stored.assertOnlyCommittedFilesAreVisible(before);
     }
 
@@ -285,7 +315,8 @@ class RawPackSinkWriterTest {
         writer.close();
 
         assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
-        assertThat(StoredBlobs.hiddenFiles(base)).hasSize(4)
+        assertThat(StoredBlobs.hiddenFiles(base))
+                .hasSize(4)
                 .allSatisfy(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
     }
 
@@ -297,13 +328,19 @@ class RawPackSinkWriterTest {
     @Test
     void abandonedWriterClosesWithoutThrowingWhenReleasingItsOpenPackFails() throws IOException {
         WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
-        RawPackSinkWriter writer = new RawPackSinkWriter(harness.settings, new FullDiskOnClose(harness.fs), 0,
-                harness.clock, UnregisteredMetricsGroup.createSinkWriterMetricGroup(), List.of());
+        RawPackSinkWriter writer = new RawPackSinkWriter(
+                harness.settings,
+                new FullDiskOnClose(harness.fs),
+                0,
+                harness.clock,
+                UnregisteredMetricsGroup.createSinkWriterMetricGroup(),
+                List.of());
         writer.write(blob(0, Placement.PACKED, 1000), null);
 
         assertThatCode(writer::close).as("closing the abandoned writer").doesNotThrowAnyException();
         assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
-        assertThat(StoredBlobs.hiddenFiles(base)).singleElement()
+        assertThat(StoredBlobs.hiddenFiles(base))
+                .singleElement()
                 .satisfies(file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
     }
 
@@ -323,7 +360,8 @@ class RawPackSinkWriterTest {
         StoredBlobs stored = new StoredBlobs(base);
         for (DescriptorRow row : rows) {
             assertThat(row.blob().kind()).isNotEqualTo(BlobKind.EXTERNAL);
-            byte[] expected = generated(row.sourceOffset(), Math.toIntExact(row.blob().size()));
+            byte[] expected =
+                    generated(row.sourceOffset(), Math.toIntExact(row.blob().size()));
             assertThat(stored.resolve(row)).as("bytes of " + row.source()).isEqualTo(expected);
         }
     }

@@ -28,8 +28,12 @@ class SlicingOutputStreamTest {
             out.write(blob, 3, blob.length - 3);
         }
 
-        assertThat(writes).containsExactly(1, SlicingOutputStream.MAX_SLICE, SlicingOutputStream.MAX_SLICE,
-                blob.length - 3 - 2 * SlicingOutputStream.MAX_SLICE);
+        assertThat(writes)
+                .containsExactly(
+                        1,
+                        SlicingOutputStream.MAX_SLICE,
+                        SlicingOutputStream.MAX_SLICE,
+                        blob.length - 3 - 2 * SlicingOutputStream.MAX_SLICE);
         byte[] expected = new byte[blob.length - 2];
         expected[0] = 42;
         System.arraycopy(blob, 3, expected, 1, blob.length - 3);

@@ -26,6 +26,7 @@ final class WriterHarness {
 
     /** Bounds of a Dedicated copy: generous for a loaded machine, short enough for a test to wait out. */
     static final Duration COPY_TIMEOUT = Duration.ofSeconds(20);
+
     static final Duration COPY_STALL_TIMEOUT = Duration.ofSeconds(3);
 
     final Path base;
@@ -49,8 +50,16 @@ final class WriterHarness {
             Path base, RollPolicy policy, long packTargetSize, boolean allowOlderRestore, Duration copyTimeout)
             throws IOException {
         this.base = base;
-        this.settings = new SinkSettings(base.toUri().toString(), packTargetSize, policy, ROLL_INTERVAL, "writer-test",
-                EXTERNAL_READ_RETRIES, allowOlderRestore, copyTimeout, COPY_STALL_TIMEOUT);
+        this.settings = new SinkSettings(
+                base.toUri().toString(),
+                packTargetSize,
+                policy,
+                ROLL_INTERVAL,
+                "writer-test",
+                EXTERNAL_READ_RETRIES,
+                allowOlderRestore,
+                copyTimeout,
+                COPY_STALL_TIMEOUT);
         this.fs = FileSystem.getLocalFileSystem().createRecoverableWriter();
     }
 
@@ -64,7 +73,8 @@ final class WriterHarness {
     }
 
     BlobSetWriterStateSerializer stateSerializer() {
-        return new BlobSetWriterStateSerializer(fs.getCommitRecoverableSerializer(), fs.getResumeRecoverableSerializer());
+        return new BlobSetWriterStateSerializer(
+                fs.getCommitRecoverableSerializer(), fs.getResumeRecoverableSerializer());
     }
 
     static void write(RawPackSinkWriter writer, long... indexes) throws IOException {

@@ -36,12 +36,30 @@ class DescriptorManifestWriterReaderTest {
     void everyKindRoundTripsWithNullsAndRepeatedAttributes() throws IOException {
         List<DescriptorRow> rows = List.of(
                 row(null, BlobDescriptor.inline(0), null, new byte[0], 0L, List.of()),
-                row(bytes("k1"), BlobDescriptor.inline(3), null, bytes("abc"), 0x1234_5678L,
-                        List.of(new Attribute("h", bytes("v")), new Attribute("h", null), new Attribute("ü", new byte[0]))),
-                row(bytes("k2"), BlobDescriptor.packed(RawPackFormat.entryReference(7), 70_000, 3), SET, null,
-                        0xFFFF_FFFFL, List.of()),
+                row(
+                        bytes("k1"),
+                        BlobDescriptor.inline(3),
+                        null,
+                        bytes("abc"),
+                        0x1234_5678L,
+                        List.of(
+                                new Attribute("h", bytes("v")),
+                                new Attribute("h", null),
+                                new Attribute("ü", new byte[0]))),
+                row(
+                        bytes("k2"),
+                        BlobDescriptor.packed(RawPackFormat.entryReference(7), 70_000, 3),
+                        SET,
+                        null,
+                        0xFFFF_FFFFL,
+                        List.of()),
                 row(new byte[0], BlobDescriptor.dedicated(5L << 30, 0xFFFF_FFFFL), SET, null, 0L, List.of()),
-                row(bytes("k4"), BlobDescriptor.external("s3://b/o", 0, 0), null, null, null,
+                row(
+                        bytes("k4"),
+                        BlobDescriptor.external("s3://b/o", 0, 0),
+                        null,
+                        null,
+                        null,
                         List.of(new Attribute("x", bytes("y")))),
                 row(null, BlobDescriptor.external("file:///x", -2, 1), null, null, null, List.of()));
 
@@ -61,16 +79,30 @@ class DescriptorManifestWriterReaderTest {
                 org.apache.arrow.vector.ipc.ArrowFileReader arrow = new org.apache.arrow.vector.ipc.ArrowFileReader(
                         new ByteArrayReadableSeekableByteChannel(manifest), allocator)) {
             Schema schema = arrow.getVectorSchemaRoot().getSchema();
-            assertThat(schema.getCustomMetadata()).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    "blob_set", SET, "required_features", "", "spec_version", "1"));
-            assertThat(schema.getFields()).extracting(Field::getName).containsExactly(
-                    "key", "source_topic", "source_partition", "source_offset", "blob", "inline_data", "crc32c",
-                    "attributes");
+            assertThat(schema.getCustomMetadata())
+                    .containsExactlyInAnyOrderEntriesOf(
+                            Map.of("blob_set", SET, "required_features", "", "spec_version", "1"));
+            assertThat(schema.getFields())
+                    .extracting(Field::getName)
+                    .containsExactly(
+                            "key",
+                            "source_topic",
+                            "source_partition",
+                            "source_offset",
+                            "blob",
+                            "inline_data",
+                            "crc32c",
+                            "attributes");
             Field blob = schema.findField("blob");
             assertThat(blob.isNullable()).isFalse();
-            assertThat(blob.getChildren()).extracting(f -> f.getName() + ":" + f.getType() + ":" + f.isNullable())
-                    .containsExactly("kind:Int(8, false):false", "position:Int(64, false):false",
-                            "size:Int(64, false):false", "blob_id:Int(32, false):false", "blob_uri:Utf8:false");
+            assertThat(blob.getChildren())
+                    .extracting(f -> f.getName() + ":" + f.getType() + ":" + f.isNullable())
+                    .containsExactly(
+                            "kind:Int(8, false):false",
+                            "position:Int(64, false):false",
+                            "size:Int(64, false):false",
+                            "blob_id:Int(32, false):false",
+                            "blob_uri:Utf8:false");
             assertThat(schema.findField("key").isNullable()).isTrue();
             assertThat(schema.findField("inline_data").getType()).isEqualTo(ArrowType.LargeBinary.INSTANCE);
             assertThat(schema.findField("crc32c").getType()).isEqualTo(new ArrowType.Int(32, false));
@@ -82,8 +114,13 @@ class DescriptorManifestWriterReaderTest {
     void manyRowsSpanSeveralRecordBatches() throws IOException {
         List<DescriptorRow> rows = new ArrayList<>();
         for (int i = 0; i < DescriptorManifestWriter.MAX_ROWS_PER_BATCH * 2 + 17; i++) {
-            rows.add(row(bytes("k" + i), BlobDescriptor.packed(RawPackFormat.entryReference(i), i, 1), SET, null,
-                    (long) i, i % 2 == 0 ? List.of() : List.of(new Attribute("n", bytes(Integer.toString(i))))));
+            rows.add(row(
+                    bytes("k" + i),
+                    BlobDescriptor.packed(RawPackFormat.entryReference(i), i, 1),
+                    SET,
+                    null,
+                    (long) i,
+                    i % 2 == 0 ? List.of() : List.of(new Attribute("n", bytes(Integer.toString(i))))));
         }
         byte[] manifest = write(SET, rows);
         try (DescriptorManifestReader reader = open(manifest)) {
@@ -96,7 +133,12 @@ class DescriptorManifestWriterReaderTest {
         int pulled = DescriptorManifestWriter.MAX_ROWS_PER_BATCH + 1;
         List<DescriptorRow> rows = new ArrayList<>();
         for (int i = 0; i < pulled + 3; i++) {
-            rows.add(row(bytes("k" + i), BlobDescriptor.inline(1), null, bytes(Integer.toString(i % 10)), (long) i,
+            rows.add(row(
+                    bytes("k" + i),
+                    BlobDescriptor.inline(1),
+                    null,
+                    bytes(Integer.toString(i % 10)),
+                    (long) i,
                     List.of()));
         }
         try (DescriptorManifestReader reader = open(write(SET, rows))) {
@@ -151,8 +193,7 @@ class DescriptorManifestWriterReaderTest {
 
     @Test
     void writerRejectsARowOfAnotherBlobSet() {
-        List<DescriptorRow> rows = List.of(
-                row(null, BlobDescriptor.dedicated(1, 1), "other-set", null, 1L, List.of()));
+        List<DescriptorRow> rows = List.of(row(null, BlobDescriptor.dedicated(1, 1), "other-set", null, 1L, List.of()));
         assertThatThrownBy(() -> write(SET, rows))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("row 0 (t/1/42)")
@@ -162,8 +203,8 @@ class DescriptorManifestWriterReaderTest {
 
     @Test
     void readerRejectsUnknownSpecVersion() throws IOException {
-        byte[] file = arrowFile(DescriptorManifestSchema.FIELDS,
-                Map.of("blob_set", SET, "required_features", "", "spec_version", "2"));
+        byte[] file = arrowFile(
+                DescriptorManifestSchema.FIELDS, Map.of("blob_set", SET, "required_features", "", "spec_version", "2"));
         assertThatThrownBy(() -> open(file))
                 .isInstanceOf(ManifestFormatException.class)
                 .hasMessageContaining("mem.arrow: unsupported spec_version: expected \"1\", found \"2\"");
@@ -171,7 +212,8 @@ class DescriptorManifestWriterReaderTest {
 
     @Test
     void readerRejectsUnknownRequiredFeature() throws IOException {
-        byte[] file = arrowFile(DescriptorManifestSchema.FIELDS,
+        byte[] file = arrowFile(
+                DescriptorManifestSchema.FIELDS,
                 Map.of("blob_set", SET, "required_features", "blob_object_pack,time_travel", "spec_version", "1"));
         assertThatThrownBy(() -> open(file))
                 .isInstanceOf(ManifestFormatException.class)
@@ -192,9 +234,12 @@ class DescriptorManifestWriterReaderTest {
 
     @Test
     void readerRejectsABadBlobSetName() throws IOException {
-        byte[] file = arrowFile(DescriptorManifestSchema.FIELDS,
+        byte[] file = arrowFile(
+                DescriptorManifestSchema.FIELDS,
                 Map.of("blob_set", "../etc", "required_features", "", "spec_version", "1"));
-        assertThatThrownBy(() -> open(file)).hasMessageContaining("bad blob_set metadata").hasMessageContaining("../etc");
+        assertThatThrownBy(() -> open(file))
+                .hasMessageContaining("bad blob_set metadata")
+                .hasMessageContaining("../etc");
     }
 
     @Test

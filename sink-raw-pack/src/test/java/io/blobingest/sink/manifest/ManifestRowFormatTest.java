@@ -30,7 +30,8 @@ class ManifestRowFormatTest {
 
     private final ManifestRowFormat format = new ManifestRowFormat(TypeInformation.of(DescriptorRow.class));
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void readsEveryRowInFileOrderEachPositionedAfterItself() throws IOException {
@@ -42,7 +43,9 @@ class ManifestRowFormatTest {
         assertSameRows(read.stream().map(RecordAndPosition::getRecord).toList(), rows);
         for (int i = 0; i < read.size(); i++) {
             assertThat(read.get(i).getOffset()).isEqualTo(CheckpointedPosition.NO_OFFSET);
-            assertThat(read.get(i).getRecordSkipCount()).as("rows read up to row %d", i).isEqualTo(i + 1);
+            assertThat(read.get(i).getRecordSkipCount())
+                    .as("rows read up to row %d", i)
+                    .isEqualTo(i + 1);
         }
     }
 
@@ -50,7 +53,8 @@ class ManifestRowFormatTest {
     void aRestoredReaderGoesOnAfterTheRowsAlreadyRead() throws IOException {
         List<DescriptorRow> rows = rows();
         int alreadyRead = 4_100;
-        FileSourceSplit split = split(write(rows), new CheckpointedPosition(CheckpointedPosition.NO_OFFSET, alreadyRead));
+        FileSourceSplit split =
+                split(write(rows), new CheckpointedPosition(CheckpointedPosition.NO_OFFSET, alreadyRead));
 
         List<RecordAndPosition<DescriptorRow>> read = readAll(format.restoreReader(new Configuration(), split));
 
@@ -81,8 +85,15 @@ class ManifestRowFormatTest {
     private static List<DescriptorRow> rows() {
         List<DescriptorRow> rows = new ArrayList<>();
         for (int i = 0; i < ROWS; i++) {
-            rows.add(new DescriptorRow(("k" + i).getBytes(UTF_8), "blobs", i % 3, i,
-                    BlobDescriptor.external("file:///data/" + i + ".bin", 0, 0), null, null, null,
+            rows.add(new DescriptorRow(
+                    ("k" + i).getBytes(UTF_8),
+                    "blobs",
+                    i % 3,
+                    i,
+                    BlobDescriptor.external("file:///data/" + i + ".bin", 0, 0),
+                    null,
+                    null,
+                    null,
                     List.of(new Attribute("seq", Integer.toString(i).getBytes(UTF_8)))));
         }
         return rows;
@@ -98,19 +109,21 @@ class ManifestRowFormatTest {
 
     private static FileSourceSplit split(Path file, CheckpointedPosition position) throws IOException {
         long length = Files.size(file);
-        return new FileSourceSplit("0", new org.apache.flink.core.fs.Path(file.toUri()), 0, length, 0, length,
-                new String[0], position);
+        return new FileSourceSplit(
+                "0", new org.apache.flink.core.fs.Path(file.toUri()), 0, length, 0, length, new String[0], position);
     }
 
     private static List<RecordAndPosition<DescriptorRow>> readAll(BulkFormat.Reader<DescriptorRow> reader)
             throws IOException {
         List<RecordAndPosition<DescriptorRow>> read = new ArrayList<>();
         try (reader) {
-            for (BulkFormat.RecordIterator<DescriptorRow> batch = reader.readBatch(); batch != null;
+            for (BulkFormat.RecordIterator<DescriptorRow> batch = reader.readBatch();
+                    batch != null;
                     batch = reader.readBatch()) {
                 for (RecordAndPosition<DescriptorRow> record = batch.next(); record != null; record = batch.next()) {
                     // The iterator reuses its position object: keep a copy.
-                    read.add(new RecordAndPosition<>(record.getRecord(), record.getOffset(), record.getRecordSkipCount()));
+                    read.add(new RecordAndPosition<>(
+                            record.getRecord(), record.getOffset(), record.getRecordSkipCount()));
                 }
                 batch.releaseBatch();
             }

@@ -83,7 +83,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             cluster.format();
         } finally {
             System.setOut(stdout);
-            LOG.debug("Kafka storage formatter: {}", report.toString(StandardCharsets.UTF_8).strip());
+            LOG.debug(
+                    "Kafka storage formatter: {}",
+                    report.toString(StandardCharsets.UTF_8).strip());
         }
     }
 
@@ -94,7 +96,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** Creates a topic with replication factor 1 and waits until it exists. */
     public void createTopic(String name, int partitions) throws ExecutionException, InterruptedException {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+                    .all()
+                    .get();
         }
     }
 

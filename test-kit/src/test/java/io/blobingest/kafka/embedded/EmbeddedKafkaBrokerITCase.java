@@ -22,9 +22,12 @@ class EmbeddedKafkaBrokerITCase {
 
         KAFKA.restartBroker();
 
-        assertThat(KAFKA.bootstrapServers()).as("bootstrap address after the restart").isEqualTo(address);
+        assertThat(KAFKA.bootstrapServers())
+                .as("bootstrap address after the restart")
+                .isEqualTo(address);
         KAFKA.send(List.of(record("after-0")));
-        assertThat(KAFKA.drainCommitted("restart")).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+        assertThat(KAFKA.drainCommitted("restart"))
+                .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
                 .containsExactlyInAnyOrder("before-0", "before-1", "after-0");
     }
 

@@ -20,8 +20,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.apache.flink.util.TimeUtils;
@@ -35,6 +35,7 @@ public final class BenchRunner {
 
     /** Where the small workload's blobs stop being Inline: below its smallest blob, so all are Packed. */
     public static final String SMALL_INLINE_MAX_SIZE = "1kb";
+
     private static final int SMALL_MIN = 4 * 1024;
     private static final int SMALL_MAX = 64 * 1024;
     private static final int FRAMES_MIN = 64 * 1024;
@@ -45,8 +46,15 @@ public final class BenchRunner {
      * @param checkpointInterval as Flink parses it ({@code 2s})
      * @param readSample Packed descriptors the read side reads
      */
-    public record Settings(long bytes, int parallelism, String checkpointInterval, int readSample, long seed,
-            boolean profile, Optional<S3Settings> s3, List<Duration> freshnessIntervals) {
+    public record Settings(
+            long bytes,
+            int parallelism,
+            String checkpointInterval,
+            int readSample,
+            long seed,
+            boolean profile,
+            Optional<S3Settings> s3,
+            List<Duration> freshnessIntervals) {
 
         public Settings {
             freshnessIntervals = List.copyOf(freshnessIntervals);
@@ -65,8 +73,12 @@ public final class BenchRunner {
     public static final Duration STEADY_SAMPLE_PERIOD = Duration.ofMillis(50);
     /** Freshness is measured at half the steady ingest rate this run measured: loaded, not saturated. */
     static final double FRESHNESS_RATE_FRACTION = 0.5;
-    /** Records measured per interval at least this long, and over at least {@value #FRESHNESS_MIN_INTERVALS} checkpoints. */
+    /**
+     * Records measured per interval at least this long, and over at least {@value #FRESHNESS_MIN_INTERVALS}
+     * checkpoints.
+     */
     static final Duration FRESHNESS_MIN_MEASURED = Duration.ofSeconds(20);
+
     static final int FRESHNESS_MIN_INTERVALS = 4;
 
     /** The workloads freshness is measured on: those made of one record kind, produced at a steady rate. */
@@ -92,7 +104,9 @@ public final class BenchRunner {
         this.progress = progress;
     }
 
-    /** The directory of a workload's files: blob-ingest's base, the file sink's output until counted, logs, profiles. */
+    /**
+     * The directory of a workload's files: blob-ingest's base, the file sink's output until counted, logs, profiles.
+     */
     public Path directory(BenchWorkload workload) {
         return output.resolve(workload.label());
     }
@@ -114,9 +128,11 @@ public final class BenchRunner {
         List<String> ingestOptions = new ArrayList<>();
         TopicWorkload records = switch (workload) {
             case MIXED -> {
-                MixedWorkload mixed = MixedWorkload.ofTotalBytes(settings.seed(), settings.bytes(), directory.resolve("external"));
+                MixedWorkload mixed =
+                        MixedWorkload.ofTotalBytes(settings.seed(), settings.bytes(), directory.resolve("external"));
                 ExternalFiles.write(mixed.demo());
-                ingestOptions.add(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES.key() + "=" + mixed.demo().externalPrefix());
+                ingestOptions.add(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES.key() + "="
+                        + mixed.demo().externalPrefix());
                 yield mixed;
             }
             case SMALL -> {
@@ -131,8 +147,13 @@ public final class BenchRunner {
         for (long[] partition : bytesBeforeOffset) {
             bytes += partition[partition.length - 1];
         }
-        progress.printf(Locale.ROOT, "%s: preloaded %,d records, %,.1f MB in %.1f s%n",
-                workload.label(), records.count(), bytes / 1e6, (System.nanoTime() - started) / 1e9);
+        progress.printf(
+                Locale.ROOT,
+                "%s: preloaded %,d records, %,.1f MB in %.1f s%n",
+                workload.label(),
+                records.count(),
+                bytes / 1e6,
+                (System.nanoTime() - started) / 1e9);
 
         ChildJvm children = children(workload);
         KeyValueLine kafka = KeyValueLine.builder()
@@ -141,8 +162,13 @@ public final class BenchRunner {
                 .put("parallelism", settings.parallelism())
                 .build();
         Map<String, SteadyFigures> steady = new LinkedHashMap<>();
-        ContenderFigures consume = contender(children, ContenderMain.CONSUME, kafka, List.of(),
-                monitor(ConsumeContender.groupId(topic), topic, bytesBeforeOffset), steady);
+        ContenderFigures consume = contender(
+                children,
+                ContenderMain.CONSUME,
+                kafka,
+                List.of(),
+                monitor(ConsumeContender.groupId(topic), topic, bytesBeforeOffset),
+                steady);
         KeyValueLine fileSink = KeyValueLine.builder()
                 .put("bootstrap", broker.bootstrapServers())
                 .put("topic", topic)
@@ -150,9 +176,15 @@ public final class BenchRunner {
                 .put("checkpoint-interval", settings.checkpointInterval())
                 .put("output", directory.resolve("filesink").toUri())
                 .build();
-        ContenderFigures filesink = contender(children, ContenderMain.FILESINK, fileSink, List.of(),
-                monitor(FileSinkContender.groupId(topic), topic, bytesBeforeOffset), steady);
-        // Counted already and never read again: without it a workload needs about twice --bytes of disk, not three times.
+        ContenderFigures filesink = contender(
+                children,
+                ContenderMain.FILESINK,
+                fileSink,
+                List.of(),
+                monitor(FileSinkContender.groupId(topic), topic, bytesBeforeOffset),
+                steady);
+        // Counted already and never read again: without it a workload needs about twice --bytes of disk, not three
+        // times.
         OwnedDirectory.discard(directory.resolve("filesink"));
         Path base = directory.resolve("blob-ingest");
         KeyValueLine ingest = KeyValueLine.builder()
@@ -162,44 +194,68 @@ public final class BenchRunner {
                 .build();
         List<String> run = runArguments(topic, base, settings.checkpointInterval(), ingestOptions);
         run.addAll(List.of("--group-id", ingestGroupId(topic), "--bounded"));
-        ContenderFigures blobIngest = contender(children, ContenderMain.INGEST, ingest, run,
-                monitor(ingestGroupId(topic), topic, bytesBeforeOffset), steady);
+        ContenderFigures blobIngest = contender(
+                children,
+                ContenderMain.INGEST,
+                ingest,
+                run,
+                monitor(ingestGroupId(topic), topic, bytesBeforeOffset),
+                steady);
 
         progress.printf("%s: read side (%d random Packed descriptors) ...%n", workload.label(), settings.readSample());
-        ReadFigures read = ReadFigures.fromLine(children.run(ContenderMain.READ_SIDE, KeyValueLine.builder()
-                .put("base", base.toUri())
-                .put("sample", settings.readSample())
-                .put("seed", settings.seed())
-                .build(), List.of()));
+        ReadFigures read = ReadFigures.fromLine(children.run(
+                ContenderMain.READ_SIDE,
+                KeyValueLine.builder()
+                        .put("base", base.toUri())
+                        .put("sample", settings.readSample())
+                        .put("seed", settings.seed())
+                        .build(),
+                List.of()));
         Optional<S3ReadFigures> s3Read = Optional.empty();
         if (settings.s3().isPresent() && readsOverS3(workload)) {
             S3Settings s3 = settings.s3().get();
-            progress.printf(Locale.ROOT, "%s: read side over S3 (%d ms per request, %s) ...%n", workload.label(),
-                    s3.delay().toMillis(), s3.bandwidth() > 0 ? String.format(Locale.ROOT, "%.0f MB/s", s3.bandwidth() / 1e6) : "no bandwidth cap");
-            s3Read = Optional.of(S3ReadFigures.fromLine(children.run(ContenderMain.READ_SIDE_S3, KeyValueLine.builder()
-                    .put("base", base.toUri())
-                    .put("sample", settings.readSample())
-                    .put("seed", settings.seed())
-                    .put("delay_ms", s3.delay().toMillis())
-                    .put("bandwidth", s3.bandwidth())
-                    .put("scratch", directory.resolve("s3-client-tmp"))
-                    .build(), List.of())));
+            progress.printf(
+                    Locale.ROOT,
+                    "%s: read side over S3 (%d ms per request, %s) ...%n",
+                    workload.label(),
+                    s3.delay().toMillis(),
+                    s3.bandwidth() > 0
+                            ? String.format(Locale.ROOT, "%.0f MB/s", s3.bandwidth() / 1e6)
+                            : "no bandwidth cap");
+            s3Read = Optional.of(S3ReadFigures.fromLine(children.run(
+                    ContenderMain.READ_SIDE_S3,
+                    KeyValueLine.builder()
+                            .put("base", base.toUri())
+                            .put("sample", settings.readSample())
+                            .put("seed", settings.seed())
+                            .put("delay_ms", s3.delay().toMillis())
+                            .put("bandwidth", s3.bandwidth())
+                            .put("scratch", directory.resolve("s3-client-tmp"))
+                            .build(),
+                    List.of())));
         }
         List<FreshnessFigures> freshness = new ArrayList<>();
         if (measuresFreshness(workload)) {
             double steadyRate = steady.containsKey(ContenderMain.INGEST)
-                    ? steady.get(ContenderMain.INGEST).megabytesPerSecond() * 1e6 : bytes / (blobIngest.work().toNanos() / 1e9);
+                    ? steady.get(ContenderMain.INGEST).megabytesPerSecond() * 1e6
+                    : bytes / (blobIngest.work().toNanos() / 1e9);
             long rate = (long) (steadyRate * FRESHNESS_RATE_FRACTION);
             for (Duration interval : settings.freshnessIntervals()) {
-                freshness.add(freshness(children, workload, ingestOptions, (SizedBlobWorkload) records, rate, interval));
+                freshness.add(
+                        freshness(children, workload, ingestOptions, (SizedBlobWorkload) records, rate, interval));
             }
         }
-        return new WorkloadOutcome(workload, records.count(), bytes, consume, filesink, blobIngest, read, s3Read,
-                steady, freshness);
+        return new WorkloadOutcome(
+                workload, records.count(), bytes, consume, filesink, blobIngest, read, s3Read, steady, freshness);
     }
 
-    private FreshnessFigures freshness(ChildJvm children, BenchWorkload workload, List<String> ingestOptions,
-            SizedBlobWorkload sizes, long bytesPerSecond, Duration interval)
+    private FreshnessFigures freshness(
+            ChildJvm children,
+            BenchWorkload workload,
+            List<String> ingestOptions,
+            SizedBlobWorkload sizes,
+            long bytesPerSecond,
+            Duration interval)
             throws IOException, InterruptedException, ExecutionException {
         String label = interval.toMillis() + "ms";
         String topic = "bench-" + workload.label() + "-freshness-" + label;
@@ -209,7 +265,8 @@ public final class BenchRunner {
         broker.createTopic(descriptorTopic, 1);
         broker.createTopic(deadLetterTopic, 1);
         Duration measured = FRESHNESS_MIN_MEASURED.compareTo(interval.multipliedBy(FRESHNESS_MIN_INTERVALS)) > 0
-                ? FRESHNESS_MIN_MEASURED : interval.multipliedBy(FRESHNESS_MIN_INTERVALS);
+                ? FRESHNESS_MIN_MEASURED
+                : interval.multipliedBy(FRESHNESS_MIN_INTERVALS);
         // Enough records for the warm-up and the measured period twice over, and for a slow start's trickle.
         double seconds = 2 * (measured.toMillis() + interval.toMillis() + 5_000) / 1e3;
         long records = (long) (bytesPerSecond * seconds / sizes.averageSize()) + 1_000;
@@ -218,10 +275,16 @@ public final class BenchRunner {
         // Unbounded, as a user runs it: with retained checkpoints to restart from.
         Path checkpoints = directory(workload).resolve("freshness-" + label + "-checkpoints");
         run.addAll(List.of("--checkpoint-dir", checkpoints.toString()));
-        progress.printf(Locale.ROOT, "  freshness, checkpoint every %s, %.1f MB/s for %d s ...%n", TimeUtils.formatWithHighestUnit(interval),
-                bytesPerSecond / 1e6, measured.toSeconds());
-        FreshnessFigures figures = FreshnessFigures.fromLine(children.run(ContenderMain.FRESHNESS + "-" + label,
-                ContenderMain.FRESHNESS, KeyValueLine.builder()
+        progress.printf(
+                Locale.ROOT,
+                "  freshness, checkpoint every %s, %.1f MB/s for %d s ...%n",
+                TimeUtils.formatWithHighestUnit(interval),
+                bytesPerSecond / 1e6,
+                measured.toSeconds());
+        FreshnessFigures figures = FreshnessFigures.fromLine(children.run(
+                ContenderMain.FRESHNESS + "-" + label,
+                ContenderMain.FRESHNESS,
+                KeyValueLine.builder()
                         .put("bootstrap", broker.bootstrapServers())
                         .put("topic", topic)
                         .put("descriptors", descriptorTopic)
@@ -233,24 +296,42 @@ public final class BenchRunner {
                         .put("bytes_per_second", bytesPerSecond)
                         .put("measured_ms", measured.toMillis())
                         .put("interval_ms", interval.toMillis())
-                        .build(), run, Optional.empty()));
-        progress.printf(Locale.ROOT, "  freshness %s: p50 %d ms, p99 %d ms, max %d ms over %,d records%n", label,
-                figures.p50().toMillis(), figures.p99().toMillis(), figures.max().toMillis(), figures.records());
+                        .build(),
+                run,
+                Optional.empty()));
+        progress.printf(
+                Locale.ROOT,
+                "  freshness %s: p50 %d ms, p99 %d ms, max %d ms over %,d records%n",
+                label,
+                figures.p50().toMillis(),
+                figures.p99().toMillis(),
+                figures.max().toMillis(),
+                figures.records());
         OwnedDirectory.discard(base);
         OwnedDirectory.discard(checkpoints);
         return figures;
     }
 
-    /** blob-ingest's {@code run} command line on {@code topic}, its descriptor and dead-letter topics named after it. */
+    /**
+     * blob-ingest's {@code run} command line on {@code topic}, its descriptor and dead-letter topics named after it.
+     */
     private List<String> runArguments(String topic, Path base, String checkpointInterval, List<String> ingestOptions) {
-        List<String> run = new ArrayList<>(List.of("run",
-                "--bootstrap-servers", broker.bootstrapServers(),
-                "--input-topic", topic,
-                "--descriptor-topic", topic + "-descriptors",
-                "--dlq-topic", topic + "-dead-letters",
-                "--base", base.toString(),
-                "--parallelism", Integer.toString(settings.parallelism()),
-                "--checkpoint-interval", checkpointInterval));
+        List<String> run = new ArrayList<>(List.of(
+                "run",
+                "--bootstrap-servers",
+                broker.bootstrapServers(),
+                "--input-topic",
+                topic,
+                "--descriptor-topic",
+                topic + "-descriptors",
+                "--dlq-topic",
+                topic + "-dead-letters",
+                "--base",
+                base.toString(),
+                "--parallelism",
+                Integer.toString(settings.parallelism()),
+                "--checkpoint-interval",
+                checkpointInterval));
         for (String option : ingestOptions) {
             run.add("-D");
             run.add(option);
@@ -267,12 +348,24 @@ public final class BenchRunner {
     }
 
     /** Runs a contender watched by {@code monitor}; its steady phase, if it had one, goes into {@code steady}. */
-    private ContenderFigures contender(ChildJvm children, String name, KeyValueLine settings, List<String> arguments,
-            SteadyStateMonitor monitor, Map<String, SteadyFigures> steady) throws IOException, InterruptedException {
+    private ContenderFigures contender(
+            ChildJvm children,
+            String name,
+            KeyValueLine settings,
+            List<String> arguments,
+            SteadyStateMonitor monitor,
+            Map<String, SteadyFigures> steady)
+            throws IOException, InterruptedException {
         progress.printf("  %s ...%n", name);
-        ContenderFigures figures = ContenderFigures.fromLine(children.run(name, name, settings, arguments, Optional.of(monitor)));
+        ContenderFigures figures =
+                ContenderFigures.fromLine(children.run(name, name, settings, arguments, Optional.of(monitor)));
         monitor.stop().ifPresent(phase -> steady.put(name, phase));
-        progress.printf(Locale.ROOT, "  %s: %,d records in %.1f s%n", name, figures.records(), figures.work().toMillis() / 1000.0);
+        progress.printf(
+                Locale.ROOT,
+                "  %s: %,d records in %.1f s%n",
+                name,
+                figures.records(),
+                figures.work().toMillis() / 1000.0);
         return figures;
     }
 
@@ -286,13 +379,19 @@ public final class BenchRunner {
         for (int p = 0; p < partitions; p++) {
             before[p] = new long[(records.count() - p + partitions - 1) / partitions + 1];
         }
-        new DemoProducer(broker.bootstrapServers()).produce(records.count(), index -> {
-            ProducerRecord<byte[], byte[]> record = records.record(topic, partitions, index);
-            long[] partition = before[index % partitions];
-            int offset = index / partitions;
-            partition[offset + 1] = partition[offset] + (record.value() == null ? 0 : record.value().length);
-            return record;
-        }, topic, acknowledged -> {});
+        new DemoProducer(broker.bootstrapServers())
+                .produce(
+                        records.count(),
+                        index -> {
+                            ProducerRecord<byte[], byte[]> record = records.record(topic, partitions, index);
+                            long[] partition = before[index % partitions];
+                            int offset = index / partitions;
+                            partition[offset + 1] =
+                                    partition[offset] + (record.value() == null ? 0 : record.value().length);
+                            return record;
+                        },
+                        topic,
+                        acknowledged -> {});
         return before;
     }
 }

@@ -70,7 +70,9 @@ final class BenchS3Server implements AutoCloseable {
         }
         for (Path file : files) {
             String key = prefix + "/" + directory.relativize(file).toString().replace('\\', '/');
-            store.putBlob(BUCKET, store.blobBuilder(key).payload(Files.readAllBytes(file)).build());
+            store.putBlob(
+                    BUCKET,
+                    store.blobBuilder(key).payload(Files.readAllBytes(file)).build());
         }
         return URI.create("s3://" + BUCKET + "/" + prefix + "/");
     }

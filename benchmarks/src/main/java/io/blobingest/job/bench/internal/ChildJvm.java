@@ -59,8 +59,13 @@ public final class ChildJvm {
      *
      * @param name of its log and result files: the contender's, or more for a contender run more than once
      */
-    KeyValueLine run(String name, String contender, KeyValueLine settings, List<String> extraArguments,
-            Optional<SteadyStateMonitor> monitor) throws IOException, InterruptedException {
+    KeyValueLine run(
+            String name,
+            String contender,
+            KeyValueLine settings,
+            List<String> extraArguments,
+            Optional<SteadyStateMonitor> monitor)
+            throws IOException, InterruptedException {
         Files.createDirectories(directory);
         Path result = directory.resolve(name + ".result");
         Files.deleteIfExists(result);
@@ -91,15 +96,14 @@ public final class ChildJvm {
         monitor.ifPresent(watching -> watching.start(process.toHandle()));
         try {
             if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
-                throw new IOException(name + " did not end within " + TIMEOUT_MINUTES + " min; log: "
-                        + log(name));
+                throw new IOException(name + " did not end within " + TIMEOUT_MINUTES + " min; log: " + log(name));
             }
         } finally {
             process.destroyForcibly();
         }
         if (process.exitValue() != 0 || !Files.exists(result)) {
-            throw new IOException(name + " failed (exit " + process.exitValue() + "); the end of "
-                    + log(name) + ":\n" + tail(log(name)));
+            throw new IOException(name + " failed (exit " + process.exitValue() + "); the end of " + log(name) + ":\n"
+                    + tail(log(name)));
         }
         return KeyValueLine.parse(Files.readString(result, StandardCharsets.UTF_8));
     }

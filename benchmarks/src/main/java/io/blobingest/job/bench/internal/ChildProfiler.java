@@ -21,6 +21,7 @@ final class ChildProfiler {
 
     /** Set by {@link ChildJvm} when profiling: the profile's files are this path plus their suffixes. */
     static final String FILES_PROPERTY = "blob-ingest.bench.profile";
+
     static final String SUMMARY_SUFFIX = ".profile.txt";
     private static final int SUMMARY_LIMIT = 25;
 
@@ -48,8 +49,11 @@ final class ChildProfiler {
         try {
             profiler = AsyncProfiler.getInstance();
         } catch (UnsatisfiedLinkError | UnsupportedOperationException e) {
-            writeSummary(files, List.of(files.getFileName() + ": not profiled, async-profiler cannot load on "
-                    + System.getProperty("os.name") + "/" + System.getProperty("os.arch") + ": " + e.getMessage()));
+            writeSummary(
+                    files,
+                    List.of(files.getFileName() + ": not profiled, async-profiler cannot load on "
+                            + System.getProperty("os.name") + "/" + System.getProperty("os.arch") + ": "
+                            + e.getMessage()));
             return Optional.empty();
         }
         String event;
@@ -74,8 +78,12 @@ final class ChildProfiler {
         Files.writeString(flameGraph, profiler.execute("dump,flamegraph"), StandardCharsets.UTF_8);
         ProfileSummary summary = ProfileSummary.of(collapsed.lines().toList());
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "%s: %,d samples of event %s, every thread, the whole run",
-                files.getFileName(), summary.samples(), event));
+        lines.add(String.format(
+                Locale.ROOT,
+                "%s: %,d samples of event %s, every thread, the whole run",
+                files.getFileName(),
+                summary.samples(),
+                event));
         lines.add("collapsed stacks " + collapsedFile + ", flame graph " + flameGraph);
         lines.addAll(summary.lines(SUMMARY_LIMIT));
         writeSummary(files, lines);

@@ -48,7 +48,8 @@ final class ConsumeContender {
     Tally run() throws Exception {
         List<TopicPartition> partitions = partitions();
         AtomicInteger next = new AtomicInteger();
-        ExecutorService threads = Executors.newFixedThreadPool(parallelism,
+        ExecutorService threads = Executors.newFixedThreadPool(
+                parallelism,
                 runnable -> new Thread(runnable, ProfileSummary.CONSUMER_THREAD_PREFIX + next.incrementAndGet()));
         try {
             long started = System.nanoTime();
@@ -70,7 +71,8 @@ final class ConsumeContender {
             }
             Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
             // Printed so that the checksumming has an observable result and cannot be optimised away.
-            System.out.printf("consume: %d records, %d value bytes, crc32c of every thread's values xor-ed: %d%n",
+            System.out.printf(
+                    "consume: %d records, %d value bytes, crc32c of every thread's values xor-ed: %d%n",
                     records, bytes, checksum);
             return new Tally(records, bytes, elapsed);
         } finally {
@@ -113,8 +115,8 @@ final class ConsumeContender {
         return new PartitionsRead(records, bytes, crc.getValue());
     }
 
-    private static boolean reached(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> assigned,
-            Map<TopicPartition, Long> ends) {
+    private static boolean reached(
+            KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> assigned, Map<TopicPartition, Long> ends) {
         for (TopicPartition partition : assigned) {
             if (consumer.position(partition, CLIENT_TIMEOUT) < ends.get(partition)) {
                 return false;

@@ -32,7 +32,8 @@ public final class ContenderMain {
         try {
             Optional<ChildProfiler> profiler = ChildProfiler.startIfAsked();
             Path resultFile = Path.of(args[1]);
-            String result = run(args[0], KeyValueLine.parse(args[2]), Arrays.asList(args).subList(3, args.length));
+            String result = run(
+                    args[0], KeyValueLine.parse(args[2]), Arrays.asList(args).subList(3, args.length));
             Files.writeString(resultFile, result + "\n", StandardCharsets.UTF_8);
             if (profiler.isPresent()) {
                 profiler.get().stopAndWrite();
@@ -46,35 +47,79 @@ public final class ContenderMain {
 
     private static String run(String contender, KeyValueLine settings, List<String> runArguments) throws Exception {
         if (contender.equals(READ_SIDE_S3)) {
-            return new S3ReadBench(URI.create(settings.get("base")), Math.toIntExact(settings.getLong("sample")),
-                    settings.getLong("seed"), Duration.ofMillis(settings.getLong("delay_ms")), settings.getLong("bandwidth"),
-                    Path.of(settings.get("scratch"))).run().toLine().toString();
+            return new S3ReadBench(
+                            URI.create(settings.get("base")),
+                            Math.toIntExact(settings.getLong("sample")),
+                            settings.getLong("seed"),
+                            Duration.ofMillis(settings.getLong("delay_ms")),
+                            settings.getLong("bandwidth"),
+                            Path.of(settings.get("scratch")))
+                    .run()
+                    .toLine()
+                    .toString();
         }
         if (contender.equals(FRESHNESS)) {
-            SizedBlobWorkload workload = new SizedBlobWorkload(settings.getLong("seed"),
-                    Math.toIntExact(settings.getLong("min_bytes")), Math.toIntExact(settings.getLong("max_bytes")),
+            SizedBlobWorkload workload = new SizedBlobWorkload(
+                    settings.getLong("seed"),
+                    Math.toIntExact(settings.getLong("min_bytes")),
+                    Math.toIntExact(settings.getLong("max_bytes")),
                     Math.toIntExact(settings.getLong("records")));
-            return new FreshnessContender(runArguments, settings.get("bootstrap"), settings.get("topic"),
-                    settings.get("descriptors"), Math.toIntExact(settings.getLong("parallelism")), workload,
-                    settings.getLong("bytes_per_second"), Duration.ofMillis(settings.getLong("measured_ms")),
-                    Duration.ofMillis(settings.getLong("interval_ms"))).run().toLine().toString();
+            return new FreshnessContender(
+                            runArguments,
+                            settings.get("bootstrap"),
+                            settings.get("topic"),
+                            settings.get("descriptors"),
+                            Math.toIntExact(settings.getLong("parallelism")),
+                            workload,
+                            settings.getLong("bytes_per_second"),
+                            Duration.ofMillis(settings.getLong("measured_ms")),
+                            Duration.ofMillis(settings.getLong("interval_ms")))
+                    .run()
+                    .toLine()
+                    .toString();
         }
         if (contender.equals(READ_SIDE)) {
-            return new ReadSideBench(URI.create(settings.get("base")), Math.toIntExact(settings.getLong("sample")),
-                    settings.getLong("seed")).run().toLine().toString();
+            return new ReadSideBench(
+                            URI.create(settings.get("base")),
+                            Math.toIntExact(settings.getLong("sample")),
+                            settings.getLong("seed"))
+                    .run()
+                    .toLine()
+                    .toString();
         }
         Tally tally = switch (contender) {
-            case CONSUME -> new ConsumeContender(settings.get("bootstrap"), settings.get("topic"),
-                    Math.toIntExact(settings.getLong("parallelism"))).run();
-            case FILESINK -> new FileSinkContender(settings.get("bootstrap"), settings.get("topic"),
-                    Math.toIntExact(settings.getLong("parallelism")),
-                    TimeUtils.parseDuration(settings.get("checkpoint-interval")), settings.get("output")).run();
-            case INGEST -> new IngestContender(runArguments, URI.create(settings.get("base")),
-                    settings.get("bootstrap"), settings.get("dlq")).run();
+            case CONSUME ->
+                new ConsumeContender(
+                                settings.get("bootstrap"),
+                                settings.get("topic"),
+                                Math.toIntExact(settings.getLong("parallelism")))
+                        .run();
+            case FILESINK ->
+                new FileSinkContender(
+                                settings.get("bootstrap"),
+                                settings.get("topic"),
+                                Math.toIntExact(settings.getLong("parallelism")),
+                                TimeUtils.parseDuration(settings.get("checkpoint-interval")),
+                                settings.get("output"))
+                        .run();
+            case INGEST ->
+                new IngestContender(
+                                runArguments,
+                                URI.create(settings.get("base")),
+                                settings.get("bootstrap"),
+                                settings.get("dlq"))
+                        .run();
             default -> throw new IllegalArgumentException("no contender " + contender);
         };
         Duration cpu = ProcessStats.cpuTime();
-        return new ContenderFigures(contender, tally.records(), tally.bytes(), tally.elapsed(), cpu,
-                ProcessStats.peakResidentBytes()).toLine().toString();
+        return new ContenderFigures(
+                        contender,
+                        tally.records(),
+                        tally.bytes(),
+                        tally.elapsed(),
+                        cpu,
+                        ProcessStats.peakResidentBytes())
+                .toLine()
+                .toString();
     }
 }

@@ -48,7 +48,8 @@ final class FileSinkContender {
         return "bench-filesink-" + topic;
     }
 
-    FileSinkContender(String bootstrapServers, String topic, int parallelism, Duration checkpointInterval, String output) {
+    FileSinkContender(
+            String bootstrapServers, String topic, int parallelism, Duration checkpointInterval, String output) {
         this.bootstrapServers = bootstrapServers;
         this.topic = topic;
         this.parallelism = parallelism;
@@ -78,8 +79,10 @@ final class FileSinkContender {
                 .withRollingPolicy(OnCheckpointRollingPolicy.build())
                 .build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka-source")
-                .map(new CountRecords()).name("count")
-                .sinkTo(sink).name("file-sink");
+                .map(new CountRecords())
+                .name("count")
+                .sinkTo(sink)
+                .name("file-sink");
         JobExecutionResult result = env.execute("bench-filesink");
         long records = result.<Long>getAccumulatorResult(RECORDS);
         long bytes = result.<Long>getAccumulatorResult(BYTES);

@@ -37,6 +37,7 @@ final class FreshnessContender {
     private static final Duration START_DEADLINE = Duration.ofMinutes(3);
     /** Until the first descriptor arrives (the job started), a record this often: no backlog at the start. */
     private static final Duration TRICKLE = Duration.ofMillis(500);
+
     private static final Duration MIN_WARM_UP = Duration.ofSeconds(5);
     /** Beyond a few checkpoint intervals: a measured descriptor that late is lost, not slow. */
     private static final Duration DRAIN_DEADLINE = Duration.ofMinutes(2);
@@ -52,8 +53,16 @@ final class FreshnessContender {
     private final Duration interval;
 
     /** @param workload the records, sent in index order, as many as the rate and time ask for */
-    FreshnessContender(List<String> runArguments, String bootstrapServers, String topic, String descriptorTopic,
-            int partitions, SizedBlobWorkload workload, long bytesPerSecond, Duration measured, Duration interval) {
+    FreshnessContender(
+            List<String> runArguments,
+            String bootstrapServers,
+            String topic,
+            String descriptorTopic,
+            int partitions,
+            SizedBlobWorkload workload,
+            long bytesPerSecond,
+            Duration measured,
+            Duration interval) {
         this.runArguments = List.copyOf(runArguments);
         this.bootstrapServers = bootstrapServers;
         this.topic = topic;
@@ -67,12 +76,17 @@ final class FreshnessContender {
 
     FreshnessFigures run() throws Exception {
         AtomicReference<String> jobEnded = new AtomicReference<>();
-        Thread job = new Thread(() -> {
-            StringWriter errors = new StringWriter();
-            int exit = BlobIngestCli.execute(runArguments.toArray(String[]::new),
-                    new PrintWriter(System.out, true), new PrintWriter(errors, true));
-            jobEnded.set("blob-ingest run ended (exit " + exit + ") while freshness was measured: " + errors.toString().strip());
-        }, "blob-ingest-run");
+        Thread job = new Thread(
+                () -> {
+                    StringWriter errors = new StringWriter();
+                    int exit = BlobIngestCli.execute(
+                            runArguments.toArray(String[]::new),
+                            new PrintWriter(System.out, true),
+                            new PrintWriter(errors, true));
+                    jobEnded.set("blob-ingest run ended (exit " + exit + ") while freshness was measured: "
+                            + errors.toString().strip());
+                },
+                "blob-ingest-run");
         job.setDaemon(true);
         job.start();
         AtomicLongArray sentAt = new AtomicLongArray(workload.count());
@@ -100,7 +114,8 @@ final class FreshnessContender {
                     throw new IllegalStateException("the workload's " + workload.count() + " records ran out before the"
                             + " measured period ended");
                 }
-                long dueAt = rateFrom == Long.MAX_VALUE ? started + index * TRICKLE.toNanos()
+                long dueAt = rateFrom == Long.MAX_VALUE
+                        ? started + index * TRICKLE.toNanos()
                         : rateFrom + (long) (sentAtRate * 1e9 / bytesPerSecond);
                 LockSupport.parkNanos(dueAt - System.nanoTime());
                 ProducerRecord<byte[], byte[]> input = workload.record(topic, partitions, index++);
@@ -116,8 +131,8 @@ final class FreshnessContender {
             }
             producer.flush();
             if (firstMeasured < 0) {
-                throw new IllegalStateException("no record was sent in the measured " + measured + " at "
-                        + bytesPerSecond + " bytes/s");
+                throw new IllegalStateException(
+                        "no record was sent in the measured " + measured + " at " + bytesPerSecond + " bytes/s");
             }
             int from = firstMeasured;
             int to = index;
@@ -126,21 +141,30 @@ final class FreshnessContender {
             while (arrivals.latencies(from, to).length < measuredRecords) {
                 checkRunning(jobEnded, arrivals);
                 if (System.nanoTime() - drainStarted > DRAIN_DEADLINE.toNanos()) {
-                    throw new IllegalStateException("after " + DRAIN_DEADLINE + " " + arrivals.latencies(from, to).length
-                            + " of " + measuredRecords + " measured descriptors had arrived on " + descriptorTopic);
+                    throw new IllegalStateException(
+                            "after " + DRAIN_DEADLINE + " " + arrivals.latencies(from, to).length + " of "
+                                    + measuredRecords + " measured descriptors had arrived on " + descriptorTopic);
                 }
                 Thread.sleep(POLL.toMillis());
             }
             LatencyPercentiles percentiles = LatencyPercentiles.of(arrivals.latencies(from, to));
-            return new FreshnessFigures(interval, bytesPerSecond, measuredRecords, Duration.ofMillis(percentiles.p50()),
-                    Duration.ofMillis(percentiles.p99()), Duration.ofMillis(percentiles.max()));
+            return new FreshnessFigures(
+                    interval,
+                    bytesPerSecond,
+                    measuredRecords,
+                    Duration.ofMillis(percentiles.p50()),
+                    Duration.ofMillis(percentiles.p99()),
+                    Duration.ofMillis(percentiles.max()));
         } finally {
             arrivals.stop();
             reader.join();
         }
     }
 
-    /** After the rate starts, records are not measured for a checkpoint interval, at least {@link #MIN_WARM_UP}: the JIT catches up with it. */
+    /**
+     * After the rate starts, records are not measured for a checkpoint interval, at least {@link #MIN_WARM_UP}: the JIT
+     * catches up with it.
+     */
     private Duration warmUp() {
         return interval.compareTo(MIN_WARM_UP) > 0 ? interval : MIN_WARM_UP;
     }
@@ -158,14 +182,17 @@ final class FreshnessContender {
         Arrivals(AtomicLongArray sentAt) {
             this.sentAt = sentAt;
         }
+
         private volatile boolean stopped;
         private volatile Exception failure;
 
         @Override
         public void run() {
             try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-                List<TopicPartition> descriptorPartitions = consumer.partitionsFor(descriptorTopic, Duration.ofSeconds(30))
-                        .stream().map(info -> new TopicPartition(descriptorTopic, info.partition())).toList();
+                List<TopicPartition> descriptorPartitions =
+                        consumer.partitionsFor(descriptorTopic, Duration.ofSeconds(30)).stream()
+                                .map(info -> new TopicPartition(descriptorTopic, info.partition()))
+                                .toList();
                 consumer.assign(descriptorPartitions);
                 consumer.seekToBeginning(descriptorPartitions);
                 while (!stopped) {
@@ -187,11 +214,16 @@ final class FreshnessContender {
             }
         }
 
-        /** Latencies in milliseconds, send to arrival, of the descriptors of records {@code from} to {@code to} (exclusive). */
+        /**
+         * Latencies in milliseconds, send to arrival, of the descriptors of records {@code from} to {@code to}
+         * (exclusive).
+         */
         long[] latencies(int from, int to) {
             synchronized (arrived) {
-                return arrived.stream().filter(a -> a[0] >= from && a[0] < to)
-                        .mapToLong(a -> a[1] - sentAt.get((int) a[0])).toArray();
+                return arrived.stream()
+                        .filter(a -> a[0] >= from && a[0] < to)
+                        .mapToLong(a -> a[1] - sentAt.get((int) a[0]))
+                        .toArray();
             }
         }
 

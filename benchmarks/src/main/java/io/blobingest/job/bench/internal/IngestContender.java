@@ -23,6 +23,7 @@ final class IngestContender {
 
     /** The line {@code run} prints when its job ends, with the job's net runtime. */
     private static final Pattern FINISHED = Pattern.compile("job \\S+ finished after (\\d+) ms");
+
     private static final Duration READ_TIMEOUT = Duration.ofMinutes(1);
 
     private final List<String> runArguments;
@@ -42,11 +43,12 @@ final class IngestContender {
         RunBaseline baseline = RunBaseline.take(new Path(base));
         StringWriter output = new StringWriter();
         StringWriter errors = new StringWriter();
-        int exit = BlobIngestCli.execute(runArguments.toArray(String[]::new),
-                new PrintWriter(output, true), new PrintWriter(errors, true));
+        int exit = BlobIngestCli.execute(
+                runArguments.toArray(String[]::new), new PrintWriter(output, true), new PrintWriter(errors, true));
         System.out.print(output);
         if (exit != BlobIngestCli.EXIT_OK) {
-            throw new IllegalStateException("blob-ingest run exited with " + exit + ": " + errors.toString().strip());
+            throw new IllegalStateException("blob-ingest run exited with " + exit + ": "
+                    + errors.toString().strip());
         }
         Matcher finished = FINISHED.matcher(output.toString());
         if (!finished.find()) {

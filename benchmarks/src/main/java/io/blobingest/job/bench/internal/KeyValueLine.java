@@ -35,7 +35,8 @@ public final class KeyValueLine {
                 throw new IllegalArgumentException("not key=value: '" + token + "' in '" + line + "'");
             }
             if (values.put(token.substring(0, equals), token.substring(equals + 1)) != null) {
-                throw new IllegalArgumentException("key " + token.substring(0, equals) + " given twice in '" + line + "'");
+                throw new IllegalArgumentException(
+                        "key " + token.substring(0, equals) + " given twice in '" + line + "'");
             }
         }
         return new KeyValueLine(values);
@@ -67,7 +68,8 @@ public final class KeyValueLine {
     @Override
     public String toString() {
         StringBuilder line = new StringBuilder();
-        values.forEach((key, value) -> line.append(line.isEmpty() ? "" : " ").append(key).append('=').append(value));
+        values.forEach((key, value) ->
+                line.append(line.isEmpty() ? "" : " ").append(key).append('=').append(value));
         return line.toString();
     }
 

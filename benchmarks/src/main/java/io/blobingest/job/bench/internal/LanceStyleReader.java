@@ -42,7 +42,8 @@ final class LanceStyleReader {
         byte[][] results = new byte[ranges.size()][];
         Map<URI, List<Integer>> byFile = new LinkedHashMap<>();
         for (int i = 0; i < ranges.size(); i++) {
-            byFile.computeIfAbsent(ranges.get(i).location(), location -> new ArrayList<>()).add(i);
+            byFile.computeIfAbsent(ranges.get(i).location(), location -> new ArrayList<>())
+                    .add(i);
             results[i] = new byte[Math.toIntExact(ranges.get(i).length())];
         }
         Map<URI, ReadableObject> files = new LinkedHashMap<>();
@@ -107,8 +108,14 @@ final class LanceStyleReader {
         return requests;
     }
 
-    private static void readPart(ReadableObject object, long start, long end, List<Integer> members,
-            List<PhysicalRange> ranges, byte[][] results) throws IOException {
+    private static void readPart(
+            ReadableObject object,
+            long start,
+            long end,
+            List<Integer> members,
+            List<PhysicalRange> ranges,
+            byte[][] results)
+            throws IOException {
         byte[] buffer = new byte[(int) (end - start)];
         object.readFully(start, buffer, 0, buffer.length);
         for (int i : members) {
@@ -116,7 +123,8 @@ final class LanceStyleReader {
             long from = Math.max(start, range.offset());
             long to = Math.min(end, range.end());
             if (from < to) {
-                System.arraycopy(buffer, (int) (from - start), results[i], (int) (from - range.offset()), (int) (to - from));
+                System.arraycopy(
+                        buffer, (int) (from - start), results[i], (int) (from - range.offset()), (int) (to - from));
             }
         }
     }

@@ -38,6 +38,7 @@ final class LatencyProxy implements AutoCloseable {
     private final AtomicLong responseBytes = new AtomicLong();
     /** When the shared link is free again: the end of the last response chunk's transfer time. */
     private long linkFreeAt;
+
     private volatile boolean closed;
 
     /**
@@ -108,7 +109,8 @@ final class LatencyProxy implements AutoCloseable {
      */
     private void pump(Socket from, Socket to, AtomicBoolean awaitingResponse, boolean response) {
         byte[] buffer = new byte[BUFFER];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
                 if (!response) {
                     awaitingResponse.set(true);

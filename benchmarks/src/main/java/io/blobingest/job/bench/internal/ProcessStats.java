@@ -17,7 +17,9 @@ final class ProcessStats {
 
     /** CPU time of every thread of this process so far (user and system). */
     static Duration cpuTime() {
-        return ProcessHandle.current().info().totalCpuDuration()
+        return ProcessHandle.current()
+                .info()
+                .totalCpuDuration()
                 .orElseThrow(() -> new IllegalStateException("this platform does not report a process's CPU time"));
     }
 

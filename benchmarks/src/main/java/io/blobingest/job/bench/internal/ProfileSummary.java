@@ -43,6 +43,7 @@ final class ProfileSummary {
     static final String ROLE_OTHER = "other threads (Kafka producers and admin, Flink runtime, MiniCluster)";
     /** {@code ConsumeContender} names its threads so. */
     static final String CONSUMER_THREAD_PREFIX = "kafka-consumer-";
+
     private static final String FETCHER_THREAD_PREFIX = "Source Data Fetcher for ";
     private static final Pattern TASK_THREAD = Pattern.compile(".* \\(\\d+/\\d+\\)#\\d+");
 
@@ -129,7 +130,10 @@ final class ProfileSummary {
         return operators.length <= 2 ? name : operators[0] + " -> ... -> " + operators[operators.length - 1];
     }
 
-    /** {@link #GC}, {@link #JIT}, {@link #ROLE_KAFKA_FETCH}, {@link #ROLE_TASK}, {@link #ROLE_MAIN} or {@link #ROLE_OTHER}. */
+    /**
+     * {@link #GC}, {@link #JIT}, {@link #ROLE_KAFKA_FETCH}, {@link #ROLE_TASK}, {@link #ROLE_MAIN} or {@link
+     * #ROLE_OTHER}.
+     */
     static String role(String thread) {
         if (GC_THREADS.stream().anyMatch(thread::startsWith)) {
             return GC;
@@ -180,7 +184,9 @@ final class ProfileSummary {
         String[] parts = dotted.split("\\.");
         // The last two parts are the class and the method.
         int depth = Math.min(dotted.startsWith("org.apache.") ? 3 : 2, parts.length - 2);
-        return depth <= 0 ? "(default package)" : String.join(".", List.of(parts).subList(0, depth));
+        return depth <= 0
+                ? "(default package)"
+                : String.join(".", List.of(parts).subList(0, depth));
     }
 
     private static String readable(String frame) {
@@ -210,11 +216,22 @@ final class ProfileSummary {
         lines.add("");
         lines.add("CPU by thread role (one sample = " + SAMPLE_INTERVAL.toMillis() + " ms):");
         byCount(roles)
-                .forEach(entry -> lines.add(String.format(Locale.ROOT, "  %6.1f s %6.1f%%  %s",
-                        cpu(entry.getKey()).toMillis() / 1000.0, 100.0 * entry.getValue() / samples, entry.getKey())));
-        section(lines, "kernel time by the user-space frame that entered the kernel (% of all samples):", kernelEntries, limit);
-        section(lines, "by the innermost Java frame outside the JDK, the JDK, kernel and native code it called included:",
-                callers, limit);
+                .forEach(entry -> lines.add(String.format(
+                        Locale.ROOT,
+                        "  %6.1f s %6.1f%%  %s",
+                        cpu(entry.getKey()).toMillis() / 1000.0,
+                        100.0 * entry.getValue() / samples,
+                        entry.getKey())));
+        section(
+                lines,
+                "kernel time by the user-space frame that entered the kernel (% of all samples):",
+                kernelEntries,
+                limit);
+        section(
+                lines,
+                "by the innermost Java frame outside the JDK, the JDK, kernel and native code it called included:",
+                callers,
+                limit);
         section(lines, "top self frames:", selfFrames, limit);
         section(lines, "top threads:", threads, limit);
         return lines;
@@ -229,13 +246,16 @@ final class ProfileSummary {
     private List<String> top(Map<String, Long> counts, int limit) {
         return byCount(counts)
                 .limit(limit)
-                .map(entry -> String.format(Locale.ROOT, "  %6.1f%%  %s", 100.0 * entry.getValue() / samples, entry.getKey()))
+                .map(entry ->
+                        String.format(Locale.ROOT, "  %6.1f%%  %s", 100.0 * entry.getValue() / samples, entry.getKey()))
                 .toList();
     }
 
     /** Most samples first, ties by name. */
     private static Stream<Map.Entry<String, Long>> byCount(Map<String, Long> counts) {
         return counts.entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+                .sorted(Map.Entry.<String, Long>comparingByValue()
+                        .reversed()
+                        .thenComparing(Map.Entry.comparingByKey()));
     }
 }

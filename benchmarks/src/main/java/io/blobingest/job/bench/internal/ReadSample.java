@@ -61,7 +61,8 @@ record ReadSample(List<Sampled> blobs, long packedBlobs) {
     static ReadSample draw(URI base, int size, long seed) throws IOException {
         List<PackedRow> packed = packedRows(base);
         if (packed.isEmpty()) {
-            throw new IllegalStateException("no Packed descriptor under " + base + ": nothing for the read side to read");
+            throw new IllegalStateException(
+                    "no Packed descriptor under " + base + ": nothing for the read side to read");
         }
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < packed.size(); i++) {
@@ -69,15 +70,19 @@ record ReadSample(List<Sampled> blobs, long packedBlobs) {
         }
         Collections.shuffle(order, new Random(seed));
         List<Sampled> sample = new ArrayList<>();
-        try (ObjectLayer planner = ObjectLayer.builder(new FlinkFileSystemStorage()).build()) {
+        try (ObjectLayer planner =
+                ObjectLayer.builder(new FlinkFileSystemStorage()).build()) {
             for (int i : order.subList(0, Math.min(size, order.size()))) {
                 PackedRow row = packed.get(i);
                 BlobRequest request = BlobRequest.forRow(row.row(), base, row.features());
-                PhysicalRange range = planner.plan(planner.resolve(request.descriptor(), request.context())).range();
-                sample.add(new Sampled(row.row(), row.features(), range, row.row().crc32c()));
+                PhysicalRange range = planner.plan(planner.resolve(request.descriptor(), request.context()))
+                        .range();
+                sample.add(
+                        new Sampled(row.row(), row.features(), range, row.row().crc32c()));
             }
         }
-        sample.sort(Comparator.comparing((Sampled s) -> s.range().location()).thenComparingLong(s -> s.range().offset()));
+        sample.sort(Comparator.comparing((Sampled s) -> s.range().location())
+                .thenComparingLong(s -> s.range().offset()));
         return new ReadSample(List.copyOf(sample), packed.size());
     }
 
@@ -110,7 +115,9 @@ record ReadSample(List<Sampled> blobs, long packedBlobs) {
         java.nio.file.Path manifests = java.nio.file.Path.of(base).resolve(BlobSets.DESCRIPTORS_DIRECTORY);
         List<java.nio.file.Path> files;
         try (Stream<java.nio.file.Path> listing = Files.list(manifests)) {
-            files = listing.filter(file -> file.getFileName().toString().endsWith(BlobSets.MANIFEST_SUFFIX)).sorted().toList();
+            files = listing.filter(file -> file.getFileName().toString().endsWith(BlobSets.MANIFEST_SUFFIX))
+                    .sorted()
+                    .toList();
         }
         List<PackedRow> rows = new ArrayList<>();
         for (java.nio.file.Path file : files) {
@@ -134,9 +141,10 @@ record ReadSample(List<Sampled> blobs, long packedBlobs) {
             CRC32C crc = new CRC32C();
             crc.update(blob);
             if (blob.length != s.size() || crc.getValue() != s.crc32c()) {
-                throw new IOException(s.range().location() + " offset " + s.range().offset() + ": read "
-                        + blob.length + " bytes with crc32c " + crc.getValue() + ", the descriptor says "
-                        + s.size() + " bytes with crc32c " + s.crc32c());
+                throw new IOException(
+                        s.range().location() + " offset " + s.range().offset() + ": read "
+                                + blob.length + " bytes with crc32c " + crc.getValue() + ", the descriptor says "
+                                + s.size() + " bytes with crc32c " + s.crc32c());
             }
         }
         return chunk.size();

@@ -48,30 +48,38 @@ final class ReadSideBench {
 
         CountingBlobStorage storage = new CountingBlobStorage(new FlinkFileSystemStorage());
         List<ObjectLayer> widerLayers = new ArrayList<>();
-        try (ObjectLayer layer = ObjectLayer.builder(storage).build(); RawReader raw = new RawReader()) {
-            ReadWay batch = new ReadWay(storage::takeReads,
-                    chunk -> layer.readAll(requests(chunk)), ReadFigures.TIMED_ROUNDS);
+        try (ObjectLayer layer = ObjectLayer.builder(storage).build();
+                RawReader raw = new RawReader()) {
+            ReadWay batch =
+                    new ReadWay(storage::takeReads, chunk -> layer.readAll(requests(chunk)), ReadFigures.TIMED_ROUNDS);
             List<ReadWay> widerWays = new ArrayList<>();
             for (long holeLimit : WIDER_HOLE_LIMITS) {
-                ObjectLayer wider = ObjectLayer.builder(storage).holeLimit(holeLimit).build();
+                ObjectLayer wider =
+                        ObjectLayer.builder(storage).holeLimit(holeLimit).build();
                 widerLayers.add(wider);
-                widerWays.add(new ReadWay(storage::takeReads,
-                        chunk -> wider.readAll(requests(chunk)), ReadFigures.TIMED_ROUNDS));
+                widerWays.add(new ReadWay(
+                        storage::takeReads, chunk -> wider.readAll(requests(chunk)), ReadFigures.TIMED_ROUNDS));
             }
-            ReadWay single = new ReadWay(storage::takeReads, chunk -> {
-                List<byte[]> blobs = new ArrayList<>(chunk.size());
-                for (Sampled s : chunk) {
-                    blobs.add(layer.readAll(List.of(s.request(base))).get(0));
-                }
-                return blobs;
-            }, ReadFigures.TIMED_ROUNDS);
-            ReadWay positional = new ReadWay(raw::takeReads, chunk -> {
-                List<byte[]> blobs = new ArrayList<>(chunk.size());
-                for (Sampled s : chunk) {
-                    blobs.add(raw.read(s.range()));
-                }
-                return blobs;
-            }, ReadFigures.TIMED_ROUNDS);
+            ReadWay single = new ReadWay(
+                    storage::takeReads,
+                    chunk -> {
+                        List<byte[]> blobs = new ArrayList<>(chunk.size());
+                        for (Sampled s : chunk) {
+                            blobs.add(layer.readAll(List.of(s.request(base))).get(0));
+                        }
+                        return blobs;
+                    },
+                    ReadFigures.TIMED_ROUNDS);
+            ReadWay positional = new ReadWay(
+                    raw::takeReads,
+                    chunk -> {
+                        List<byte[]> blobs = new ArrayList<>(chunk.size());
+                        for (Sampled s : chunk) {
+                            blobs.add(raw.read(s.range()));
+                        }
+                        return blobs;
+                    },
+                    ReadFigures.TIMED_ROUNDS);
             List<ReadWay> ways = new ArrayList<>(List.of(batch, single, positional));
             ways.addAll(widerWays);
             for (ReadWay way : ways) {
@@ -85,10 +93,18 @@ final class ReadSideBench {
             }
             List<ReadFigures.HoleLimitWay> widerHoles = new ArrayList<>();
             for (int i = 0; i < WIDER_HOLE_LIMITS.size(); i++) {
-                widerHoles.add(new ReadFigures.HoleLimitWay(WIDER_HOLE_LIMITS.get(i), widerWays.get(i).median()));
+                widerHoles.add(new ReadFigures.HoleLimitWay(
+                        WIDER_HOLE_LIMITS.get(i), widerWays.get(i).median()));
             }
-            return new ReadFigures(sample.blobs().size(), sample.packedBlobs(), sample.bytes(), batch.median(), single.median(),
-                    positional.median(), verified, widerHoles);
+            return new ReadFigures(
+                    sample.blobs().size(),
+                    sample.packedBlobs(),
+                    sample.bytes(),
+                    batch.median(),
+                    single.median(),
+                    positional.median(),
+                    verified,
+                    widerHoles);
         } finally {
             for (ObjectLayer wider : widerLayers) {
                 wider.close();

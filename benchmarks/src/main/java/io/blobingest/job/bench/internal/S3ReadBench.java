@@ -39,6 +39,7 @@ final class S3ReadBench {
     static final List<Long> HOLE_LIMITS = List.of(64L * 1024, 1024L * 1024);
     /** Descriptors read one at a time: at several round trips each, the whole sample would take minutes. */
     static final int SINGLE_MEASURED = 400;
+
     private static final String PLUGINS_DIR_PROPERTY = "blob-ingest.plugins-dir";
     /** Above the requests in flight (64) plus the streams' HEADs, so no request waits for a connection. */
     private static final String CONNECTIONS = "256";
@@ -83,16 +84,18 @@ final class S3ReadBench {
         ExecutorService lancePool = Executors.newFixedThreadPool(S3ReadFigures.LANCE_IO_PARALLELISM);
         try {
             ObjectLayer layer = track(layers, ObjectLayer.builder(storage).build());
-            ReadWay batch = new ReadWay(storage::takeReads, chunk -> layer.readAll(requests(chunk, base)),
-                    S3ReadFigures.TIMED_ROUNDS);
+            ReadWay batch = new ReadWay(
+                    storage::takeReads, chunk -> layer.readAll(requests(chunk, base)), S3ReadFigures.TIMED_ROUNDS);
             LanceStyleReader lance = new LanceStyleReader(storage, lancePool);
-            ReadWay lanceStyle = new ReadWay(storage::takeReads, chunk -> lance.read(ranges(chunk, base)),
-                    S3ReadFigures.TIMED_ROUNDS);
+            ReadWay lanceStyle = new ReadWay(
+                    storage::takeReads, chunk -> lance.read(ranges(chunk, base)), S3ReadFigures.TIMED_ROUNDS);
             List<ReadWay> holeWays = new ArrayList<>();
             for (long holeLimit : HOLE_LIMITS) {
-                ObjectLayer wider = track(layers, ObjectLayer.builder(storage).holeLimit(holeLimit).build());
-                holeWays.add(new ReadWay(storage::takeReads, chunk -> wider.readAll(requests(chunk, base)),
-                        S3ReadFigures.TIMED_ROUNDS));
+                ObjectLayer wider = track(
+                        layers,
+                        ObjectLayer.builder(storage).holeLimit(holeLimit).build());
+                holeWays.add(new ReadWay(
+                        storage::takeReads, chunk -> wider.readAll(requests(chunk, base)), S3ReadFigures.TIMED_ROUNDS));
             }
             List<ReadWay> timed = new ArrayList<>(List.of(batch, lanceStyle));
             timed.addAll(holeWays);
@@ -106,18 +109,22 @@ final class S3ReadBench {
                 }
             }
 
-            ObjectLayer local = track(layers, ObjectLayer.builder(tunedAsLocalDisk(storage)).build());
+            ObjectLayer local =
+                    track(layers, ObjectLayer.builder(tunedAsLocalDisk(storage)).build());
             ReadWay localTuning = new ReadWay(storage::takeReads, chunk -> local.readAll(requests(chunk, base)), 1);
             verified = Math.min(verified, localTuning.timedRound(batches, 0));
 
             List<List<Sampled>> singles = spread(sample.blobs(), SINGLE_MEASURED);
-            ReadWay single = new ReadWay(storage::takeReads, chunk -> {
-                List<byte[]> blobs = new ArrayList<>(chunk.size());
-                for (Sampled s : chunk) {
-                    blobs.add(layer.readAll(List.of(s.request(base))).get(0));
-                }
-                return blobs;
-            }, 1);
+            ReadWay single = new ReadWay(
+                    storage::takeReads,
+                    chunk -> {
+                        List<byte[]> blobs = new ArrayList<>(chunk.size());
+                        for (Sampled s : chunk) {
+                            blobs.add(layer.readAll(List.of(s.request(base))).get(0));
+                        }
+                        return blobs;
+                    },
+                    1);
             single.timedRound(singles, 0);
             long measured = singles.get(0).size();
             ReadFigures.Way singleMeasured = single.median();
@@ -128,11 +135,26 @@ final class S3ReadBench {
 
             List<ReadFigures.HoleLimitWay> holes = new ArrayList<>();
             for (int i = 0; i < HOLE_LIMITS.size(); i++) {
-                holes.add(new ReadFigures.HoleLimitWay(HOLE_LIMITS.get(i), holeWays.get(i).median()));
+                holes.add(new ReadFigures.HoleLimitWay(
+                        HOLE_LIMITS.get(i), holeWays.get(i).median()));
             }
-            long objects = sample.blobs().stream().map(s -> s.range().location()).distinct().count();
-            return new S3ReadFigures(sample.blobs().size(), sample.bytes(), objects, delay, bandwidth, batch.median(),
-                    lanceStyle.median(), singleScaled, measured, localTuning.median(), holes, ideal(sample, batches),
+            long objects = sample.blobs().stream()
+                    .map(s -> s.range().location())
+                    .distinct()
+                    .count();
+            return new S3ReadFigures(
+                    sample.blobs().size(),
+                    sample.bytes(),
+                    objects,
+                    delay,
+                    bandwidth,
+                    batch.median(),
+                    lanceStyle.median(),
+                    singleScaled,
+                    measured,
+                    localTuning.median(),
+                    holes,
+                    ideal(sample, batches),
                     verified);
         } finally {
             lancePool.shutdownNow();
@@ -161,11 +183,14 @@ final class S3ReadBench {
         };
     }
 
-    /** Bytes over the bandwidth, plus one round trip per wave of parallel requests: one request per object and batch. */
+    /**
+     * Bytes over the bandwidth, plus one round trip per wave of parallel requests: one request per object and batch.
+     */
     private Duration ideal(ReadSample sample, List<List<Sampled>> batches) {
         long waves = 0;
         for (List<Sampled> chunk : batches) {
-            long objects = chunk.stream().map(s -> s.range().location()).distinct().count();
+            long objects =
+                    chunk.stream().map(s -> s.range().location()).distinct().count();
             waves += (objects + S3ReadFigures.LANCE_IO_PARALLELISM - 1) / S3ReadFigures.LANCE_IO_PARALLELISM;
         }
         long transfer = bandwidth > 0 ? (long) (sample.bytes() * 1e9 / bandwidth) : 0;
@@ -195,7 +220,8 @@ final class S3ReadBench {
         List<PhysicalRange> ranges = new ArrayList<>(chunk.size());
         for (Sampled s : chunk) {
             URI relative = localBase.relativize(s.range().location());
-            ranges.add(new PhysicalRange(base.resolve(relative), s.range().offset(), s.range().length()));
+            ranges.add(new PhysicalRange(
+                    base.resolve(relative), s.range().offset(), s.range().length()));
         }
         return ranges;
     }

@@ -33,7 +33,8 @@ public final class SizedBlobWorkload implements TopicWorkload {
     /** As many records as make about {@code totalBytes} on average, at least one. */
     public static SizedBlobWorkload ofTotalBytes(long seed, int minBytes, int maxBytes, long totalBytes) {
         SizedBlobWorkload one = new SizedBlobWorkload(seed, minBytes, maxBytes, 1);
-        return new SizedBlobWorkload(seed, minBytes, maxBytes, (int) Math.max(1, Math.round(totalBytes / one.averageSize())));
+        return new SizedBlobWorkload(
+                seed, minBytes, maxBytes, (int) Math.max(1, Math.round(totalBytes / one.averageSize())));
     }
 
     public int minBytes() {
@@ -75,8 +76,8 @@ public final class SizedBlobWorkload implements TopicWorkload {
 
     @Override
     public ProducerRecord<byte[], byte[]> record(String topic, int partitions, int index) {
-        return new ProducerRecord<>(topic, index % partitions,
-                (KEY_PREFIX + index).getBytes(StandardCharsets.UTF_8), value(index));
+        return new ProducerRecord<>(
+                topic, index % partitions, (KEY_PREFIX + index).getBytes(StandardCharsets.UTF_8), value(index));
     }
 
     /** Independent streams per record: 0 its size, 1 its bytes. */

@@ -74,7 +74,8 @@ final class SteadyStateMonitor {
         try (Admin admin = Admin.create(config)) {
             while (!stopped && process.isAlive()) {
                 long committed = committedBytes(admin);
-                long cpu = process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+                long cpu =
+                        process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
                 samples.add(new SteadyWindow.Sample(System.nanoTime(), committed, cpu));
                 Thread.sleep(PERIOD.toMillis());
             }
@@ -87,7 +88,8 @@ final class SteadyStateMonitor {
 
     private long committedBytes(Admin admin) throws InterruptedException, ExecutionException, TimeoutException {
         Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(groupId)
-                .partitionsToOffsetAndMetadata().get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                .partitionsToOffsetAndMetadata()
+                .get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         long bytes = 0;
         for (Map.Entry<TopicPartition, OffsetAndMetadata> entry : offsets.entrySet()) {
             if (entry.getKey().topic().equals(topic) && entry.getValue() != null) {

@@ -29,15 +29,20 @@ final class SteadyWindow {
     static Optional<SteadyFigures> select(List<Sample> samples, long totalBytes) {
         Optional<Sample> from = firstAtLeast(samples, (long) Math.ceil(totalBytes * SteadyFigures.FROM_FRACTION));
         Optional<Sample> to = firstAtLeast(samples, (long) Math.ceil(totalBytes * SteadyFigures.TO_FRACTION));
-        if (from.isEmpty() || to.isEmpty() || to.get().committedBytes() <= from.get().committedBytes()) {
+        if (from.isEmpty()
+                || to.isEmpty()
+                || to.get().committedBytes() <= from.get().committedBytes()) {
             return Optional.empty();
         }
-        return Optional.of(new SteadyFigures(to.get().committedBytes() - from.get().committedBytes(),
+        return Optional.of(new SteadyFigures(
+                to.get().committedBytes() - from.get().committedBytes(),
                 Duration.ofNanos(to.get().nanos() - from.get().nanos()),
                 Duration.ofNanos(to.get().cpuNanos() - from.get().cpuNanos())));
     }
 
     private static Optional<Sample> firstAtLeast(List<Sample> samples, long bytes) {
-        return samples.stream().filter(sample -> sample.committedBytes() >= Math.max(bytes, 1)).findFirst();
+        return samples.stream()
+                .filter(sample -> sample.committedBytes() >= Math.max(bytes, 1))
+                .findFirst();
     }
 }

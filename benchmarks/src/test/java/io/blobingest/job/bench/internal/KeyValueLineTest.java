@@ -9,7 +9,11 @@ class KeyValueLineTest {
 
     @Test
     void formatsPairsInOrderAndParsesThemBack() {
-        KeyValueLine line = KeyValueLine.builder().put("contender", "consume").put("records", 964).put("base", "file:///tmp/x/").build();
+        KeyValueLine line = KeyValueLine.builder()
+                .put("contender", "consume")
+                .put("records", 964)
+                .put("base", "file:///tmp/x/")
+                .build();
 
         assertThat(line.toString()).isEqualTo("contender=consume records=964 base=file:///tmp/x/");
         KeyValueLine parsed = KeyValueLine.parse(line + "\n");
@@ -25,18 +29,23 @@ class KeyValueLineTest {
     @Test
     void refusesWhatWouldNotParseBack() {
         assertThatThrownBy(() -> KeyValueLine.builder().put("path", "/tmp/with space"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("with space");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("with space");
         assertThatThrownBy(() -> KeyValueLine.builder().put("a", 1).put("a", 2))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key a put twice");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("key a put twice");
     }
 
     @Test
     void namesWhatIsWrongWithALine() {
         assertThatThrownBy(() -> KeyValueLine.parse("records=1 oops"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not key=value: 'oops'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not key=value: 'oops'");
         assertThatThrownBy(() -> KeyValueLine.parse("records=1").get("bytes"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no bytes=");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no bytes=");
         assertThatThrownBy(() -> KeyValueLine.parse("records=many").getLong("records"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("records is not a whole number: 'many'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("records is not a whole number: 'many'");
     }
 }

@@ -15,7 +15,8 @@ class ProcessStatsTest {
     @Test
     void refusesALineInOtherUnits() {
         assertThatThrownBy(() -> ProcessStats.parseKilobytes("VmHWM: 455 MB"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("VmHWM: 455 MB");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("VmHWM: 455 MB");
     }
 
     @Test

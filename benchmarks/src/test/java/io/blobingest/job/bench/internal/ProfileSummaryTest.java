@@ -12,19 +12,25 @@ class ProfileSummaryTest {
 
     /** 20 samples: 8 kernel, 2 GC, 1 JIT, 6 Java (3 packages), 3 native; as async-profiler writes them. */
     private static final List<String> COLLAPSED = List.of(
-            "[Source: Kafka (1/2)#0 tid=101];java/lang/Thread.run_[j];org/apache/kafka/clients/consumer/KafkaConsumer.poll_[j];"
-                    + "sun/nio/ch/SocketChannelImpl.read_[j];__libc_recv;entry_SYSCALL_64_after_hwframe_[k];tcp_recvmsg_[k] 5",
+            "[Source: Kafka (1/2)#0"
+                    + " tid=101];java/lang/Thread.run_[j];org/apache/kafka/clients/consumer/KafkaConsumer.poll_[j];"
+                    + "sun/nio/ch/SocketChannelImpl.read_[j];__libc_recv;"
+                    + "entry_SYSCALL_64_after_hwframe_[k];tcp_recvmsg_[k] 5",
             "[Sink: Writer (1/2)#0 tid=102];java/lang/Thread.run_[j];io/blobingest/sink/internal/PackWriter.write_[j];"
                     + "sun/nio/ch/FileDispatcherImpl.pwrite0_[j];__pwrite64;copy_user_enhanced_fast_string_[k] 3",
             "[GC Thread#0 tid=20];start_thread;G1ParScanThreadState::trim_queue;asm_exc_page_fault_[k] 1",
             "[G1 Conc#0 tid=21];start_thread;G1ConcurrentMark::mark_from_roots 1",
             "[C2 CompilerThre tid=22];start_thread;C2Compiler::compile_method 1",
-            "[Source: Kafka (1/2)#0 tid=101];java/lang/Thread.run_[j];org/apache/kafka/common/record/DefaultRecord.readFrom_[j] 2",
-            "[Sink: Writer (1/2)#0 tid=102];java/lang/Thread.run_[j];io/blobingest/sink/internal/PackWriter.write_[0] 1",
+            "[Source: Kafka (1/2)#0"
+                    + " tid=101];java/lang/Thread.run_[j];org/apache/kafka/common/record/DefaultRecord.readFrom_[j] 2",
+            "[Sink: Writer (1/2)#0 tid=102];java/lang/Thread.run_[j];io/blobingest/sink/internal/PackWriter.write_[0]"
+                    + " 1",
             "[Sink: Writer (1/2)#0 tid=102];java/lang/Thread.run_[j];java/util/zip/CRC32C.updateBytes_[i] 1",
-            "[flink-pekko.actor tid=103];java/lang/Thread.run_[j];org/apache/flink/runtime/rpc/RpcEndpoint.runAsync_[1] 2",
+            "[flink-pekko.actor"
+                    + " tid=103];java/lang/Thread.run_[j];org/apache/flink/runtime/rpc/RpcEndpoint.runAsync_[1] 2",
             "[VM Thread tid=23];start_thread;VMThread::run 2",
-            "[Sink: Writer (1/2)#0 tid=102];java/lang/Thread.run_[j];java/nio/ByteBuffer.put_[j];__memmove_avx_unaligned_erms 1",
+            "[Sink: Writer (1/2)#0"
+                    + " tid=102];java/lang/Thread.run_[j];java/nio/ByteBuffer.put_[j];__memmove_avx_unaligned_erms 1",
             "");
 
     @Test
@@ -65,10 +71,17 @@ class ProfileSummaryTest {
         List<String> lines = ProfileSummary.of(COLLAPSED).lines(3);
 
         int blank = lines.indexOf("");
-        assertThat(lines.subList(0, blank)).contains("    40.0%  kernel", "    10.0%  GC threads",
-                "    15.0%  other JVM/native", "     5.0%  JIT compiler threads");
-        assertThat(lines).contains("    25.0%  __libc_recv", "    15.0%  __pwrite64",
-                "    35.0%  org.apache.kafka", "    25.0%  tcp_recvmsg_[k]", "    35.0%  Source: Kafka (1/2)#0");
+        assertThat(lines.subList(0, blank))
+                .contains(
+                        "    40.0%  kernel",
+                        "    10.0%  GC threads", "    15.0%  other JVM/native", "     5.0%  JIT compiler threads");
+        assertThat(lines)
+                .contains(
+                        "    25.0%  __libc_recv",
+                        "    15.0%  __pwrite64",
+                        "    35.0%  org.apache.kafka",
+                        "    25.0%  tcp_recvmsg_[k]",
+                        "    35.0%  Source: Kafka (1/2)#0");
     }
 
     @Test
@@ -97,7 +110,8 @@ class ProfileSummaryTest {
                 .isEqualTo("org.apache.kafka");
         assertThat(ProfileSummary.packageGroup("io/blobingest/objectlayer/internal/RangeFetcher.fetch"))
                 .isEqualTo("io.blobingest");
-        assertThat(ProfileSummary.packageGroup("jdk/internal/misc/Unsafe.copyMemory0")).isEqualTo(ProfileSummary.JDK);
+        assertThat(ProfileSummary.packageGroup("jdk/internal/misc/Unsafe.copyMemory0"))
+                .isEqualTo(ProfileSummary.JDK);
         assertThat(ProfileSummary.packageGroup("Main.main")).isEqualTo("(default package)");
     }
 
@@ -111,7 +125,8 @@ class ProfileSummaryTest {
 
     @Test
     void aLineWithoutACountIsRejectedWithItsNumber() {
-        assertThatThrownBy(() -> ProfileSummary.of(List.of("[main tid=1];Main.main_[j] 1", "[main tid=1];Main.main_[j]")))
+        assertThatThrownBy(
+                        () -> ProfileSummary.of(List.of("[main tid=1];Main.main_[j] 1", "[main tid=1];Main.main_[j]")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("line 2");
     }

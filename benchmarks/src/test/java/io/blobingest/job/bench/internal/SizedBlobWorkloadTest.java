@@ -28,7 +28,8 @@ class SizedBlobWorkloadTest {
         }
         assertThat(smallest).isGreaterThanOrEqualTo(MIN).isLessThan(MIN + 1024);
         assertThat(largest).isLessThanOrEqualTo(MAX).isGreaterThan(MAX - 1024);
-        assertThat((double) total / workload.count()).isCloseTo((MIN + MAX) / 2.0, org.assertj.core.data.Percentage.withPercentage(2));
+        assertThat((double) total / workload.count())
+                .isCloseTo((MIN + MAX) / 2.0, org.assertj.core.data.Percentage.withPercentage(2));
     }
 
     @Test
@@ -57,6 +58,7 @@ class SizedBlobWorkloadTest {
 
         assertThat(SizedBlobWorkload.index(workload.record("t", 2, 57).key())).isEqualTo(57);
         assertThatThrownBy(() -> SizedBlobWorkload.index("other-3".getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("other-3");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("other-3");
     }
 }

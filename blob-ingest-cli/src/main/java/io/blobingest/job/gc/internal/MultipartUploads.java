@@ -30,16 +30,17 @@ public final class MultipartUploads implements AutoCloseable {
     public List<Upload> list(String bucket, String prefix) throws IOException {
         List<Upload> uploads = new ArrayList<>();
         try {
-            for (MultipartUpload upload
-                    : s3.listMultipartUploadsPaginator(request -> request.bucket(bucket).prefix(prefix)).uploads()) {
+            for (MultipartUpload upload : s3.listMultipartUploadsPaginator(
+                            request -> request.bucket(bucket).prefix(prefix))
+                    .uploads()) {
                 // Filtered here too: some S3 implementations ignore the prefix parameter.
                 if (upload.key().startsWith(prefix)) {
                     uploads.add(new Upload(upload.key(), upload.uploadId(), Optional.ofNullable(upload.initiated())));
                 }
             }
         } catch (SdkException e) {
-            throw new IOException("S3 ListMultipartUploads of s3://" + bucket + "/" + prefix + " failed: "
-                    + e.getMessage(), e);
+            throw new IOException(
+                    "S3 ListMultipartUploads of s3://" + bucket + "/" + prefix + " failed: " + e.getMessage(), e);
         }
         return uploads;
     }
@@ -56,8 +57,10 @@ public final class MultipartUploads implements AutoCloseable {
         } catch (NoSuchUploadException e) {
             return false;
         } catch (SdkException e) {
-            throw new IOException("S3 AbortMultipartUpload of s3://" + bucket + "/" + key + " upload " + uploadId
-                    + " failed: " + e.getMessage(), e);
+            throw new IOException(
+                    "S3 AbortMultipartUpload of s3://" + bucket + "/" + key + " upload " + uploadId + " failed: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
