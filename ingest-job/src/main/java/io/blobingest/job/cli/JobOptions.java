@@ -25,6 +25,7 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.RecoveryClaimMode;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -40,6 +41,9 @@ import picocli.CommandLine.Spec;
  * --resume}; a bad setting is a usage error.
  */
 final class JobOptions {
+
+    /** How long a local run waits for Flink to discard a finished job's checkpoints: generous, for a loaded machine. */
+    private static final Duration CHECKPOINT_DISCARD_TIMEOUT = Duration.ofMinutes(2);
 
     /** Builds a job's topology into an environment; may refuse the configuration. */
     @FunctionalInterface
@@ -216,7 +220,34 @@ final class JobOptions {
         }
         out.printf("blob-ingest: job %s finished after %d ms%n", result.getJobID(), result.getNetRuntime());
         out.flush();
+        if (env instanceof LocalStreamEnvironment) {
+            awaitCheckpointsDiscarded(result, config);
+        }
         return Optional.of(result);
+    }
+
+    /**
+     * Waits until the finished local job's checkpoints are discarded. Flink's local executor returns
+     * the result before the per-job MiniCluster, shut down asynchronously, has discarded them (Flink
+     * 2.2 MiniClusterJobClient), and the CLI's System.exit would cut that short: the next plain start
+     * would resume from the final checkpoint of a job whose sources finished. Under {@code flink run}
+     * the cluster discards them, whenever the client exits.
+     */
+    private static void awaitCheckpointsDiscarded(JobExecutionResult result, Configuration config)
+            throws InterruptedException {
+        Optional<String> directory = config.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY);
+        if (directory.isEmpty()) {
+            return;
+        }
+        Optional<URI> claimed = config.get(StateRecoveryOptions.RESTORE_MODE) == RecoveryClaimMode.CLAIM
+                ? config.getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
+                        .map(path -> new org.apache.flink.core.fs.Path(path).toUri())
+                : Optional.empty();
+        RetainedCheckpoints.awaitDiscarded(
+                new org.apache.flink.core.fs.Path(directory.get()).toUri(),
+                result.getJobID().toHexString(),
+                claimed,
+                CHECKPOINT_DISCARD_TIMEOUT);
     }
 
     /** Lists the manifests under the base before a bounded job starts, for its summary. */

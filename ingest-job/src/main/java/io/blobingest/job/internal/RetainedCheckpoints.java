@@ -3,6 +3,7 @@ package io.blobingest.job.internal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -20,33 +21,83 @@ public final class RetainedCheckpoints {
 
     private static final String METADATA = "_metadata";
     private static final String CHECKPOINT_PREFIX = "chk-";
+    private static final long POLL_MILLIS = 100;
 
     private RetainedCheckpoints() {}
 
     /** The newest completed checkpoint's directory; empty when there is none or the directory is missing. */
     public static Optional<URI> latest(URI checkpointDirectory) {
+        return completed(checkpointDirectory, null).stream()
+                .max(Comparator.comparingLong(Completed::modified).thenComparingLong(Completed::number))
+                .map(Completed::directory);
+    }
+
+    /**
+     * Waits until Flink has discarded the completed checkpoints of the finished job {@code jobId}
+     * under {@code checkpointDirectory}, and the one it resumed from and claimed, if any. Flink
+     * discards a finished job's checkpoints after its result is known, while the job master shuts
+     * down; a process that exits before then leaves the final checkpoint for the next start.
+     *
+     * @throws IllegalStateException naming the checkpoints still there after {@code timeout}
+     */
+    public static void awaitDiscarded(URI checkpointDirectory, String jobId, Optional<URI> claimed, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<URI> left = retainedOf(checkpointDirectory, jobId, claimed);
+        while (!left.isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Flink did not discard the checkpoints of the finished job " + jobId
+                        + " within " + timeout + ": " + left + " still there; the next start would resume from a"
+                        + " checkpoint whose sources have finished: delete them, or start with --fresh");
+            }
+            Thread.sleep(POLL_MILLIS);
+            left = retainedOf(checkpointDirectory, jobId, claimed);
+        }
+    }
+
+    private static List<URI> retainedOf(URI checkpointDirectory, String jobId, Optional<URI> claimed) {
+        List<URI> left = new ArrayList<>();
+        completed(checkpointDirectory, jobId).forEach(c -> left.add(c.directory()));
+        claimed.filter(RetainedCheckpoints::isCompleted)
+                .filter(c -> !left.contains(c))
+                .ifPresent(left::add);
+        return left;
+    }
+
+    private static boolean isCompleted(URI checkpoint) {
+        Path metadata = new Path(new Path(checkpoint), METADATA);
+        try {
+            return metadata.getFileSystem().exists(metadata);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot look for " + metadata, e);
+        }
+    }
+
+    /** The completed checkpoints under the directory, of every job or (jobId not null) of one. */
+    private static List<Completed> completed(URI checkpointDirectory, String jobId) {
         Path directory = new Path(checkpointDirectory);
         try {
             FileSystem fileSystem = directory.getFileSystem();
-            if (!fileSystem.exists(directory)) {
-                return Optional.empty();
-            }
             List<Completed> completed = new ArrayList<>();
+            if (!fileSystem.exists(directory)) {
+                return completed;
+            }
             for (FileStatus job : directories(fileSystem, directory)) {
+                if (jobId != null && !job.getPath().getName().equals(jobId)) {
+                    continue;
+                }
                 for (FileStatus checkpoint : directories(fileSystem, job.getPath())) {
                     String name = checkpoint.getPath().getName();
                     Path metadata = new Path(checkpoint.getPath(), METADATA);
                     if (name.startsWith(CHECKPOINT_PREFIX) && fileSystem.exists(metadata)) {
                         completed.add(new Completed(
-                                checkpoint.getPath(),
+                                checkpoint.getPath().toUri(),
                                 fileSystem.getFileStatus(metadata).getModificationTime(),
                                 number(name)));
                     }
                 }
             }
-            return completed.stream()
-                    .max(Comparator.comparingLong(Completed::modified).thenComparingLong(Completed::number))
-                    .map(c -> c.directory().toUri());
+            return completed;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list checkpoints under " + checkpointDirectory, e);
         }
@@ -73,5 +124,5 @@ public final class RetainedCheckpoints {
         }
     }
 
-    private record Completed(Path directory, long modified, long number) {}
+    private record Completed(URI directory, long modified, long number) {}
 }

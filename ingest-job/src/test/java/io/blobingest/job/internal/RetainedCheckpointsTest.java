@@ -1,12 +1,15 @@
 package io.blobingest.job.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +58,31 @@ class RetainedCheckpointsTest {
     void nothingWhenTheDirectoryIsEmptyOrMissing() {
         assertThat(RetainedCheckpoints.latest(dir.toUri())).isEmpty();
         assertThat(RetainedCheckpoints.latest(dir.resolve("missing").toUri())).isEmpty();
+    }
+
+    @Test
+    void awaitingTheDiscardOfAFinishedJobIgnoresOtherJobsAndUnfinishedCheckpoints() throws Exception {
+        completed("other-job/chk-3", T0);
+        Files.createDirectories(dir.resolve("finished-job/chk-4"));
+
+        RetainedCheckpoints.awaitDiscarded(dir.toUri(), "finished-job", Optional.empty(), Duration.ofSeconds(1));
+    }
+
+    @Test
+    void aCheckpointOfTheFinishedJobOrTheClaimedOneStillThereAtTheDeadlineFailsNamingIt() throws IOException {
+        Path own = completed("finished-job/chk-5", T0);
+        Path claimed = completed("killed-job/chk-2", T0);
+
+        assertThatThrownBy(() -> RetainedCheckpoints.awaitDiscarded(
+                        dir.toUri(), "finished-job", Optional.empty(), Duration.ofMillis(1)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("finished job finished-job")
+                .hasMessageContaining("finished-job/chk-5");
+        Files.delete(own.resolve("_metadata"));
+        assertThatThrownBy(() -> RetainedCheckpoints.awaitDiscarded(
+                        dir.toUri(), "finished-job", Optional.of(claimed.toUri()), Duration.ofMillis(1)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("killed-job/chk-2");
     }
 
     private Path completed(String checkpoint, Instant time) throws IOException {
