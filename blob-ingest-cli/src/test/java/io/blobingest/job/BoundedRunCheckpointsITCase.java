@@ -34,9 +34,7 @@ class BoundedRunCheckpointsITCase {
 
     @Test
     void aBoundedLocalRunReturnsWithNoRetainedCheckpointLeft() throws Exception {
-        KAFKA.createTopic("blobs", PARTITIONS);
-        KAFKA.createTopic("descriptors", 1);
-        KAFKA.createTopic("dead-letters", 1);
+        ChildProcess.createTopics(KAFKA, PARTITIONS);
         Path checkpoints = dir.resolve("checkpoints");
         WORKLOAD.send(KAFKA, "blobs", PARTITIONS, 0, WORKLOAD.count());
         List<String> run = new ArrayList<>(ChildProcess.runCommand(

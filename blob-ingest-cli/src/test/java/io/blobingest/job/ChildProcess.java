@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,6 +31,14 @@ record ChildProcess(Process process, Path log) {
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().put("BLOB_INGEST_JAVA_OPTS", "-Xmx1g");
         return new ChildProcess(builder.start(), log);
+    }
+
+    /** Creates the topics {@link #runCommand} names: {@code blobs} with {@code partitions}, the outputs with one. */
+    static void createTopics(KafkaBrokerExtension kafka, int partitions)
+            throws ExecutionException, InterruptedException {
+        kafka.createTopic("blobs", partitions);
+        kafka.createTopic("descriptors", 1);
+        kafka.createTopic("dead-letters", 1);
     }
 
     /**

@@ -43,9 +43,7 @@ class PlainRestartITCase {
 
     @Test
     void aPlainRestartAfterAKillDeliversTheDescriptorsOfSetsCommittedBeforeIt() throws Exception {
-        KAFKA.createTopic("blobs", PARTITIONS);
-        KAFKA.createTopic("descriptors", 1);
-        KAFKA.createTopic("dead-letters", 1);
+        ChildProcess.createTopics(KAFKA, PARTITIONS);
         Path base = dir.resolve("base");
         Path checkpoints = dir.resolve("checkpoints");
         List<String> run = ChildProcess.runCommand(KAFKA, GROUP, base, PARTITIONS, "2s", checkpoints);

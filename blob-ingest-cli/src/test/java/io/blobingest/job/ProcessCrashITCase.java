@@ -42,9 +42,7 @@ class ProcessCrashITCase {
 
     @Test
     void everyInputExactlyOnceAfterTheProcessIsKilledAndResumedFromItsLastCheckpoint() throws Exception {
-        KAFKA.createTopic("blobs", PARTITIONS);
-        KAFKA.createTopic("descriptors", 1);
-        KAFKA.createTopic("dead-letters", 1);
+        ChildProcess.createTopics(KAFKA, PARTITIONS);
         Path base = dir.resolve("base");
         List<String> run =
                 ChildProcess.runCommand(KAFKA, "crash-test", base, PARTITIONS, "1s", dir.resolve("checkpoints"));

@@ -36,9 +36,7 @@ class SecondJobITCase {
 
     @Test
     void aSecondRunOnTheSameGroupIsRefusedAndTheFirstStaysExactlyOnce() throws Exception {
-        KAFKA.createTopic("blobs", PARTITIONS);
-        KAFKA.createTopic("descriptors", 1);
-        KAFKA.createTopic("dead-letters", 1);
+        ChildProcess.createTopics(KAFKA, PARTITIONS);
         Path base = dir.resolve("base");
         List<String> run = ChildProcess.runCommand(KAFKA, "shared", base, PARTITIONS, "1s", dir.resolve("checkpoints"));
         ChildProcess first = null;
