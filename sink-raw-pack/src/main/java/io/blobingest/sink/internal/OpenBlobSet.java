@@ -360,6 +360,11 @@ final class OpenBlobSet implements AutoCloseable {
     }
 
     private long copyOnce(long sidecarId, ExternalBytes source, long deadline) throws IOException {
+        // A retry after the deadline must fail as time up, before it takes (or waits for) a copy
+        // thread: the threads of the tries given up at the deadline may not have ended yet.
+        if (deadline - System.nanoTime() <= 0) {
+            throw new SourceFailure(timeUp(0), null);
+        }
         if (!copyThreads.hasRoom()) {
             throw new SourceFailure(
                     "all " + copyThreads.alive() + " copy threads are still in earlier reads that "
