@@ -15,13 +15,17 @@ import org.apache.flink.core.fs.ByteBufferReadable;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One object of a Flink {@link FileSystem}, read with positioned reads on lazily opened streams.
  * A stream has one position, so each read takes a stream of its own: an idle one if there is one,
  * else a newly opened one (on S3 one more HEAD). Reads from several threads run at once, each on
  * its own stream (the Object Layer keeps an object store's reads of one object in flight
- * together); reads one after the other reuse one stream.
+ * together); reads one after the other reuse one stream. An idle stream holds no connection: it is
+ * unbuffered when its read is done ({@link StreamUnbuffering}), so a batch may keep more objects
+ * open than the S3 client has connections.
  *
  * <p>Positioned reads go through {@link ByteBufferReadable#read(long, ByteBuffer)} when the stream
  * offers it (Flink's local and Hadoop/S3 streams do). On S3 that is Hadoop's positioned
@@ -30,6 +34,8 @@ import org.apache.flink.core.fs.Path;
  * 1 MiB into {@code skip()}, which reads the gap through many small GETs.
  */
 public final class FlinkReadableObject implements ReadableObject {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FlinkReadableObject.class);
 
     /** The largest byte array the JVM reliably allocates. */
     private static final int MAX_STAGING_LENGTH = Integer.MAX_VALUE - 8;
@@ -202,8 +208,19 @@ public final class FlinkReadableObject implements ReadableObject {
         return new Stream(fileSystem.open(path));
     }
 
-    /** Keeps the stream for the next read, or closes it if the object was closed meanwhile. */
+    /**
+     * Keeps the stream for the next read, unbuffered ({@link StreamUnbuffering}: on S3 its
+     * connection goes back to the pool), or closes it if the object was closed meanwhile or it
+     * cannot be unbuffered.
+     */
     private void release(Stream stream) throws IOException {
+        try {
+            StreamUnbuffering.unbuffer(stream.in);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Closing a stream of {} instead of keeping it: unbuffering it failed", location, e);
+            stream.in.close();
+            return;
+        }
         synchronized (this) {
             if (!closed) {
                 idle.addFirst(stream);
