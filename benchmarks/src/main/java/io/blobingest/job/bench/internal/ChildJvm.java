@@ -93,7 +93,8 @@ public final class ChildJvm {
                 .redirectErrorStream(true)
                 .redirectOutput(log(name).toFile())
                 .start();
-        monitor.ifPresent(watching -> watching.start(process.toHandle()));
+        monitor.ifPresent(watching -> watching.start(
+                process.toHandle(), profile ? Optional.of(process.getOutputStream()) : Optional.empty()));
         try {
             if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
                 throw new IOException(name + " did not end within " + TIMEOUT_MINUTES + " min; log: " + log(name));

@@ -1,6 +1,8 @@
 package io.blobingest.job.bench.internal;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +18,13 @@ import one.profiler.AsyncProfiler;
  * its figures, then writes beside the contender's log {@code <contender>.collapsed} (collapsed
  * stacks), {@code <contender>.html} (a flame graph) and {@code <contender>.profile.txt} ({@link
  * ProfileSummary}).
+ *
+ * <p>The steady phase is cut out of the same profile: the bench's {@link SteadyStateMonitor} writes
+ * {@value #STEADY_FROM} and {@value #STEADY_TO} lines to this JVM's standard input when the
+ * contender's committed input crosses the window's ends, and the samples between the two dumps
+ * taken then ({@link CollapsedStacks#minus}) go to {@code <contender>.steady.collapsed} and a second
+ * section of the summary. The marks are as late as the monitor's sampling period, and the first
+ * dump's own CPU falls inside the window.
  */
 final class ChildProfiler {
 
@@ -23,11 +32,19 @@ final class ChildProfiler {
     static final String FILES_PROPERTY = "blob-ingest.bench.profile";
 
     static final String SUMMARY_SUFFIX = ".profile.txt";
+    /** The line that marks the steady phase's start on standard input. */
+    static final String STEADY_FROM = "steady-from";
+    /** The line that marks its end. */
+    static final String STEADY_TO = "steady-to";
+
     private static final int SUMMARY_LIMIT = 25;
 
     private final AsyncProfiler profiler;
     private final Path files;
     private final String event;
+    private List<String> steadyFrom;
+    private List<String> steadyTo;
+    private Exception markFailure;
 
     private ChildProfiler(AsyncProfiler profiler, Path files, String event) {
         this.profiler = profiler;
@@ -65,12 +82,42 @@ final class ChildProfiler {
             profiler.execute("start,event=itimer,interval=" + ProfileSummary.SAMPLE_INTERVAL.toNanos() + ",threads");
             event = "itimer (no kernel frames: event cpu was refused: " + perfEventsRefused.getMessage() + ")";
         }
-        return Optional.of(new ChildProfiler(profiler, files, event));
+        ChildProfiler started = new ChildProfiler(profiler, files, event);
+        Thread marks = new Thread(started::readSteadyMarks, "steady-phase-marks");
+        marks.setDaemon(true);
+        marks.start();
+        return Optional.of(started);
+    }
+
+    private void readSteadyMarks() {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                mark(line.strip());
+            }
+        } catch (IOException | RuntimeException e) {
+            synchronized (this) {
+                markFailure = e;
+            }
+        }
+    }
+
+    private synchronized void mark(String line) throws IOException {
+        List<String> dump = profiler.execute("dump,collapsed,ann").lines().toList();
+        switch (line) {
+            case STEADY_FROM -> steadyFrom = dump;
+            case STEADY_TO -> steadyTo = dump;
+            default ->
+                throw new IllegalArgumentException(
+                        "expected " + STEADY_FROM + " or " + STEADY_TO + " on standard input, found '" + line + "'");
+        }
     }
 
     /** Stops sampling and writes the collapsed stacks, the flame graph and the summary. */
-    void stopAndWrite() throws IOException {
+    synchronized void stopAndWrite() throws IOException {
         profiler.execute("stop");
+        if (markFailure != null) {
+            throw new IOException("taking the steady phase's marks failed", markFailure);
+        }
         String collapsed = profiler.execute("dump,collapsed,ann");
         Path collapsedFile = sibling(files, ".collapsed");
         Path flameGraph = sibling(files, ".html");
@@ -86,6 +133,22 @@ final class ChildProfiler {
                 event));
         lines.add("collapsed stacks " + collapsedFile + ", flame graph " + flameGraph);
         lines.addAll(summary.lines(SUMMARY_LIMIT));
+        lines.add("");
+        if (steadyFrom != null && steadyTo != null) {
+            List<String> steady = CollapsedStacks.minus(steadyTo, steadyFrom);
+            Path steadyFile = sibling(files, ".steady.collapsed");
+            Files.write(steadyFile, steady, StandardCharsets.UTF_8);
+            ProfileSummary steadySummary = ProfileSummary.of(steady);
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "steady phase only (between the bench's marks, as the steady table's window): %,d samples,"
+                            + " collapsed stacks %s",
+                    steadySummary.samples(),
+                    steadyFile));
+            lines.addAll(steadySummary.lines(SUMMARY_LIMIT));
+        } else {
+            lines.add("steady phase: not marked (the run had none, or was too short for the bench to see it)");
+        }
         writeSummary(files, lines);
     }
 

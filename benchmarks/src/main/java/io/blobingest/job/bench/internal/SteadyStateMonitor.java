@@ -1,6 +1,11 @@
 package io.blobingest.job.bench.internal;
 
 import io.blobingest.job.bench.SteadyFigures;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +24,10 @@ import org.apache.kafka.common.TopicPartition;
  * Watches a contender's JVM from the bench's while it runs: every {@link #PERIOD} the input its
  * consumer group has committed (offsets turned into value bytes with the sizes the bench
  * preloaded) and the JVM's CPU time. The same rule for every contender, nothing measured inside
- * it; {@link SteadyWindow} picks the steady phase out of the samples.
+ * it; {@link SteadyWindow} picks the steady phase out of the samples. When the contender is
+ * profiled, the monitor also tells it when its committed input crosses the window's ends ({@link
+ * ChildProfiler#STEADY_FROM}, {@link ChildProfiler#STEADY_TO} on its standard input), so that its
+ * profile of the steady phase covers the same window.
  */
 final class SteadyStateMonitor {
 
@@ -52,8 +60,13 @@ final class SteadyStateMonitor {
         this.totalBytes = total;
     }
 
-    void start(ProcessHandle process) {
-        thread = new Thread(() -> sample(process), "steady-state-monitor-" + groupId);
+    /**
+     * @param marks the profiled contender's standard input, to write the window's marks to; empty if
+     *     it is not profiled
+     */
+    void start(ProcessHandle process, Optional<OutputStream> marks) {
+        Optional<Writer> writer = marks.map(out -> new OutputStreamWriter(out, StandardCharsets.UTF_8));
+        thread = new Thread(() -> sample(process, writer), "steady-state-monitor-" + groupId);
         thread.setDaemon(true);
         thread.start();
     }
@@ -68,20 +81,28 @@ final class SteadyStateMonitor {
         return SteadyWindow.select(samples, totalBytes);
     }
 
-    private void sample(ProcessHandle process) {
+    private void sample(ProcessHandle process, Optional<Writer> marks) {
         Properties config = new Properties();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        String[] markLines = {ChildProfiler.STEADY_FROM, ChildProfiler.STEADY_TO};
+        long[] markBytes = {SteadyWindow.fromBytes(totalBytes), SteadyWindow.toBytes(totalBytes)};
+        int marked = 0;
         try (Admin admin = Admin.create(config)) {
             while (!stopped && process.isAlive()) {
                 long committed = committedBytes(admin);
                 long cpu =
                         process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
                 samples.add(new SteadyWindow.Sample(System.nanoTime(), committed, cpu));
+                // Both marks at once if one commit crosses both ends: the window is empty then, as SteadyWindow finds.
+                while (marks.isPresent() && marked < markLines.length && committed >= markBytes[marked]) {
+                    marks.get().write(markLines[marked++] + "\n");
+                    marks.get().flush();
+                }
                 Thread.sleep(PERIOD.toMillis());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+        } catch (ExecutionException | TimeoutException | IOException | RuntimeException e) {
             failure = e;
         }
     }

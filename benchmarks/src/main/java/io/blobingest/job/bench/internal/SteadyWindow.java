@@ -27,8 +27,8 @@ final class SteadyWindow {
      * @param samples in the order they were taken
      */
     static Optional<SteadyFigures> select(List<Sample> samples, long totalBytes) {
-        Optional<Sample> from = firstAtLeast(samples, (long) Math.ceil(totalBytes * SteadyFigures.FROM_FRACTION));
-        Optional<Sample> to = firstAtLeast(samples, (long) Math.ceil(totalBytes * SteadyFigures.TO_FRACTION));
+        Optional<Sample> from = firstAtLeast(samples, fromBytes(totalBytes));
+        Optional<Sample> to = firstAtLeast(samples, toBytes(totalBytes));
         if (from.isEmpty()
                 || to.isEmpty()
                 || to.get().committedBytes() <= from.get().committedBytes()) {
@@ -40,9 +40,19 @@ final class SteadyWindow {
                 Duration.ofNanos(to.get().cpuNanos() - from.get().cpuNanos())));
     }
 
+    /** The committed bytes at which the window starts: a sample with at least these many is in it. */
+    static long fromBytes(long totalBytes) {
+        return Math.max((long) Math.ceil(totalBytes * SteadyFigures.FROM_FRACTION), 1);
+    }
+
+    /** The committed bytes at which the window ends. */
+    static long toBytes(long totalBytes) {
+        return Math.max((long) Math.ceil(totalBytes * SteadyFigures.TO_FRACTION), 1);
+    }
+
     private static Optional<Sample> firstAtLeast(List<Sample> samples, long bytes) {
         return samples.stream()
-                .filter(sample -> sample.committedBytes() >= Math.max(bytes, 1))
+                .filter(sample -> sample.committedBytes() >= bytes)
                 .findFirst();
     }
 }
