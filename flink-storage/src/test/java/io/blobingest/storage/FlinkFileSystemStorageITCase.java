@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
+import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.BlobRequest;
+import io.blobingest.objectlayer.ObjectLayer;
+import io.blobingest.objectlayer.ResolveContext;
 import io.blobingest.objectlayer.pack.RawPackFooter;
 import io.blobingest.objectlayer.pack.RawPackMetadata;
 import io.blobingest.objectlayer.pack.RawPackReader;
@@ -218,6 +222,25 @@ class FlinkFileSystemStorageITCase {
             }
             assertThat(S3.recordedGets()).hasSize(3);
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Store.class)
+    void externalDescriptorsOfEitherStoreReadBackThroughTheObjectLayer(Store store) throws IOException {
+        URI uri = uri(store, "external/reference.bin");
+        byte[] content = randomBytes(300_000, 13);
+        writeAndCommit(uri, content);
+        List<BlobRequest> requests = List.of(
+                BlobRequest.of(BlobDescriptor.external(uri.toString(), 0, 0), ResolveContext.noBlobSet()),
+                BlobRequest.of(BlobDescriptor.external(uri.toString(), 1_000, 50_000), ResolveContext.noBlobSet()));
+
+        List<byte[]> blobs;
+        try (ObjectLayer layer = ObjectLayer.builder(storage).build()) {
+            blobs = layer.readAll(requests);
+        }
+
+        assertThat(blobs.get(0)).as("the whole object").isEqualTo(content);
+        assertThat(blobs.get(1)).as("a range").isEqualTo(Arrays.copyOfRange(content, 1_000, 51_000));
     }
 
     @ParameterizedTest

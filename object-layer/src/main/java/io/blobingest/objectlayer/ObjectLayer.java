@@ -89,8 +89,9 @@ public final class ObjectLayer implements Closeable {
      *     lacks, or the descriptor is object-backed and this reader lacks {@code blob_object_pack}
      * @throws IllegalArgumentException if the descriptor is Inline (its bytes are not in storage) or
      *     does not fit the context (no blob set for a sidecar; a legacy byte offset in a blob set
-     *     that requires {@code blob_object_pack})
-     * @throws UnsupportedOperationException for an External URI whose scheme is not {@code file}
+     *     that requires {@code blob_object_pack}; an External URI that is opaque or carries
+     *     userinfo). An External URI of any scheme resolves; reading it fails if the storage cannot
+     *     open that scheme
      */
     public BlobObjectRef resolve(BlobDescriptor descriptor, ResolveContext context) throws UnsupportedFeatureException {
         return engine.resolve(descriptor, context);

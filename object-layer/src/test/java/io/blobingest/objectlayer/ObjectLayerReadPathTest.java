@@ -9,6 +9,7 @@ import io.blobingest.objectlayer.pack.RawPackFormat;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -183,12 +184,23 @@ class ObjectLayerReadPathTest extends ObjectLayerTestBase {
     }
 
     @Test
-    void externalSchemesOtherThanFileAreNotReadYet() {
+    void externalUrisOfAnySchemeResolveAndTheStorageRefusesWhatItCannotOpen() throws IOException {
         BlobDescriptor descriptor = BlobDescriptor.external("s3://bucket/key", 0, 0);
 
+        assertThat(layer.resolve(descriptor, ResolveContext.noBlobSet()))
+                .isEqualTo(new BlobObjectRef.ExternalObject(URI.create("s3://bucket/key"), 0, 0));
+        assertThatThrownBy(() -> layer.readAll(List.of(BlobRequest.of(descriptor, ResolveContext.noBlobSet()))))
+                .isInstanceOf(IOException.class)
+                .hasMessage("local storage reads file: URIs only, found s3://bucket/key");
+    }
+
+    @Test
+    void externalUriWithAQueryIsRefusedWithoutEchoingIt() {
+        BlobDescriptor descriptor = BlobDescriptor.external("https://bucket.example/key?X-Amz-Signature=secret", 0, 0);
+
         assertThatThrownBy(() -> layer.resolve(descriptor, ResolveContext.noBlobSet()))
-                .isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageContaining("scheme 's3'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("External https: blob_uri with a query or fragment cannot be read by this reader");
     }
 
     @Test

@@ -18,9 +18,6 @@ import java.util.Set;
  */
 final class DescriptorResolver {
 
-    /** External objects are read through the same storage; only local files for now. */
-    private static final String EXTERNAL_SCHEME = "file";
-
     private final Set<String> supportedFeatures;
 
     DescriptorResolver(Set<String> supportedFeatures) {
@@ -93,13 +90,18 @@ final class DescriptorResolver {
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("External blob_uri is not a URI: " + e.getReason());
         }
-        // Messages name the scheme only: the URI may carry userinfo.
-        if (!EXTERNAL_SCHEME.equalsIgnoreCase(uri.getScheme())) {
-            throw new UnsupportedOperationException("External blob_uri scheme '" + uri.getScheme()
-                    + "' cannot be read yet: this reader reads " + EXTERNAL_SCHEME + ": URIs only");
+        // Any scheme: the object is read through the reader's storage, which refuses the schemes it
+        // cannot open (the local one all but file:, Flink's those with no file system). Messages
+        // name the scheme only: the URI may carry userinfo.
+        if (uri.isOpaque() || uri.getRawUserInfo() != null) {
+            throw new IllegalArgumentException(
+                    "External " + uri.getScheme() + ": blob_uri must be hierarchical and carry no userinfo");
         }
-        if (uri.getRawUserInfo() != null || uri.isOpaque()) {
-            throw new IllegalArgumentException("External file: blob_uri must be hierarchical and carry no userinfo");
+        // A query is typically a presigned URL's signature, which no storage of this reader uses
+        // (no Flink file system reads http(s)); refused here so that no later error quotes it.
+        if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("External " + uri.getScheme()
+                    + ": blob_uri with a query or fragment cannot be read by this reader");
         }
         return new BlobObjectRef.ExternalObject(uri, descriptor.position(), descriptor.size());
     }
