@@ -30,6 +30,28 @@ class RangeCoalescerTest {
     }
 
     @Test
+    void aHoleWiderThanEightKibIsReadThroughOnlyWhileTheReadStaysAtLeastHalfWanted() {
+        RangeCoalescer wide = new RangeCoalescer(256 * 1024, 16 * 1024 * 1024);
+        int kib = 1024;
+
+        // Sparse: 34 KiB blobs 200 KiB apart, as a random sample of small blobs from large packs.
+        assertThat(wide.schedule(List.of(span(0, 34 * kib), span(234 * kib, 34 * kib)))
+                        .reads())
+                .containsExactly(span(0, 34 * kib), span(234 * kib, 34 * kib));
+        // Dense: the same blobs one blob's length apart, and a hole of at most 8 KiB whatever the blobs.
+        assertThat(wide.schedule(List.of(span(0, 34 * kib), span(68 * kib, 34 * kib)))
+                        .reads())
+                .containsExactly(span(0, 102 * kib));
+        assertThat(wide.schedule(List.of(span(0, 100), span(100 + 8 * kib, 100)))
+                        .reads())
+                .containsExactly(span(0, 200 + 8 * kib));
+        // The holes of the whole read count: a third range after a second wide hole starts a read of its own.
+        assertThat(wide.schedule(List.of(span(0, 40 * kib), span(80 * kib, 40 * kib), span(200 * kib, 10 * kib)))
+                        .reads())
+                .containsExactly(span(0, 120 * kib), span(200 * kib, 10 * kib));
+    }
+
+    @Test
     void rangesAreSortedByOffsetWhateverTheirOrder() {
         ReadSchedule schedule = coalescer.schedule(List.of(span(500, 10), span(0, 10), span(250, 10)));
 
