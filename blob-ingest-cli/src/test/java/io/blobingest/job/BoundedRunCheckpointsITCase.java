@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blobingest.job.cli.BlobIngestCli;
 import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import io.blobingest.storage.testing.FlakyFileSystem;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,12 +24,15 @@ import org.junit.jupiter.api.io.TempDir;
  * Flink's local executor completes {@code execute()} when the job result is known and shuts the
  * per-job MiniCluster down asynchronously; that shutdown is what discards the final checkpoint, so
  * a CLI that exited at once (System.exit) left it behind, and the next plain {@code run} resumed
- * from a checkpoint whose sources had finished.
+ * from a checkpoint whose sources had finished. The checkpoints are kept on a file system whose
+ * directory deletes are slow, so the discard outlasts the job's result by seconds, deterministically.
  */
 class BoundedRunCheckpointsITCase {
 
     private static final int PARTITIONS = 2;
     private static final TestWorkload WORKLOAD = new TestWorkload(31, 200);
+    /** Far longer than the moment between the command's return and the test's look. */
+    private static final Duration SLOW_DIRECTORY_DELETE = Duration.ofSeconds(3);
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
@@ -33,13 +41,17 @@ class BoundedRunCheckpointsITCase {
     Path dir;
 
     @Test
-    void aBoundedLocalRunReturnsWithNoRetainedCheckpointLeft() throws Exception {
+    void aBoundedLocalRunReturnsOnlyOnceFlinkHasDiscardedEveryCheckpointDirectoryOfTheJob() throws Exception {
         ChildProcess.createTopics(KAFKA, PARTITIONS);
         Path checkpoints = dir.resolve("checkpoints");
+        FlakyFileSystem.slowDirectoryDeletes(checkpoints, SLOW_DIRECTORY_DELETE);
         WORKLOAD.send(KAFKA, "blobs", PARTITIONS, 0, WORKLOAD.count());
         List<String> run = new ArrayList<>(ChildProcess.runCommand(
                 KAFKA, "bounded-checkpoints", dir.resolve("base"), PARTITIONS, "1s", checkpoints));
-        run.add("--bounded");
+        run.addAll(List.of(
+                "--bounded",
+                "-D",
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY.key() + "=" + FlakyFileSystem.uri(checkpoints)));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
 
@@ -50,5 +62,15 @@ class BoundedRunCheckpointsITCase {
         assertThat(RetainedCheckpoints.latest(checkpoints.toUri()))
                 .as("checkpoints left when the bounded run returned")
                 .isEmpty();
+        assertThat(checkpointDirectories(checkpoints))
+                .as("checkpoint directories still being deleted when the bounded run returned")
+                .isEmpty();
+    }
+
+    private static List<Path> checkpointDirectories(Path checkpoints) throws Exception {
+        try (Stream<Path> paths = Files.walk(checkpoints)) {
+            return paths.filter(path -> path.getFileName().toString().startsWith("chk-"))
+                    .toList();
+        }
     }
 }

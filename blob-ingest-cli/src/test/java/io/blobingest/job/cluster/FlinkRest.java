@@ -8,7 +8,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** The JobManager's REST API (the endpoints the web UI uses), as far as the cluster test reads it. */
@@ -32,6 +34,15 @@ final class FlinkRest {
                 .path("taskmanagers")
                 .forEach(tm -> ids.add(tm.path("id").asText()));
         return ids;
+    }
+
+    /** The JobManager's effective configuration ({@code /jobmanager/config}), the ports it bound included. */
+    Map<String, String> jobManagerConfig() throws IOException, InterruptedException {
+        Map<String, String> entries = new TreeMap<>();
+        get("jobmanager/config")
+                .forEach(entry -> entries.put(
+                        entry.path("key").asText(), entry.path("value").asText()));
+        return entries;
     }
 
     /** The ids of the jobs the cluster knows, in any state. */

@@ -3,8 +3,6 @@ package io.blobingest.job.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -30,8 +30,11 @@ import java.util.stream.Stream;
  * TaskManagerRunner}) and Flink's client ({@code CliFrontend}). Their memory options come from
  * {@code BashJavaUtils}, as {@code jobmanager.sh} and {@code taskmanager.sh} get them (Flink 2.2's
  * {@code bin/config.sh}, {@code parseResourceParamsAndExportLogs}): the first result line is JVM
- * options, the second dynamic properties for the process. Ports are free ports of the loopback
- * interface; everything (configuration, each process's output and log) stays under {@code home}.
+ * options, the second dynamic properties for the process. The JobManager binds its RPC and REST
+ * ports itself, any free one ({@code jobmanager.rpc.port} and {@code rest.bind-port} 0), and the
+ * ports it bound are written into the configuration of every process started after it: a port
+ * picked free beforehand could be taken by another process before the JobManager binds it.
+ * Everything (configuration, each process's output and log) stays under {@code home}.
  */
 public final class StandaloneFlinkCluster implements AutoCloseable {
 
@@ -44,6 +47,12 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     private static final String EXECUTION_RESULT_PREFIX = "BASH_JAVA_UTILS_EXEC_RESULT:";
 
     private static final String HOST = "localhost";
+    private static final String RPC_PORT = "jobmanager.rpc.port";
+    /** Any free port: Flink binds port 0 as the operating system's choice. */
+    private static final String ANY_PORT = "0";
+    /** The line a JobManager's REST endpoint logs once bound (Flink 2.2 {@code RestServerEndpoint.start}). */
+    private static final Pattern REST_LISTENING = Pattern.compile("Rest endpoint listening at [^\\s:]+:(\\d+)");
+
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
     /**
      * The JVM options of the {@code config.yaml} a Flink 2.2 distribution ships
@@ -92,18 +101,17 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     private final Path logs;
     private final Map<String, String> config;
     private final String classpath;
-    private final FlinkRest rest;
+    private FlinkRest rest;
     private final List<FlinkJvm> processes = new ArrayList<>();
     private final Map<String, FlinkJvm> taskManagers = new LinkedHashMap<>();
     private FlinkJvm jobManager;
 
-    private StandaloneFlinkCluster(Path home, Map<String, String> config, String classpath, int restPort) {
+    private StandaloneFlinkCluster(Path home, Map<String, String> config, String classpath) {
         this.home = home;
         this.conf = home.resolve("conf");
         this.logs = home.resolve("log");
         this.config = config;
         this.classpath = classpath;
-        this.rest = new FlinkRest(HOST, restPort);
     }
 
     /**
@@ -116,18 +124,16 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
      */
     public static StandaloneFlinkCluster start(Path home, Map<String, String> settings, int taskManagers)
             throws IOException, InterruptedException {
-        int rpcPort = freePort();
-        int restPort = freePort();
         Map<String, String> config = new LinkedHashMap<>();
         config.put("env.java.opts.all", FLINK_JAVA_17_OPTIONS);
         config.put("jobmanager.rpc.address", HOST);
-        config.put("jobmanager.rpc.port", Integer.toString(rpcPort));
+        config.put(RPC_PORT, ANY_PORT);
         config.put("jobmanager.bind-host", HOST);
         config.put("taskmanager.bind-host", HOST);
         config.put("taskmanager.host", HOST);
         config.put("rest.address", HOST);
         config.put("rest.bind-address", HOST);
-        config.put("rest.port", Integer.toString(restPort));
+        config.put("rest.bind-port", ANY_PORT);
         // A loaded machine answers RPCs more slowly than Flink's 10 s.
         config.put("pekko.ask.timeout", "60 s");
         config.putAll(SMALL_MEMORY);
@@ -135,9 +141,9 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         Files.createDirectories(home.resolve("conf"));
         Files.createDirectories(home.resolve("log"));
         Files.createDirectories(home.resolve("plugins"));
-        Files.writeString(home.resolve("conf/config.yaml"), toYaml(config), StandardCharsets.UTF_8);
         Files.writeString(home.resolve("conf/log4j.properties"), LOG4J_PROPERTIES, StandardCharsets.UTF_8);
-        StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(home, config, libraryClasspath(), restPort);
+        StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(home, config, libraryClasspath());
+        cluster.writeConfig();
         try {
             cluster.startJobManager();
             for (int i = 0; i < taskManagers; i++) {
@@ -273,11 +279,43 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         programArgs.addAll(List.of("--configDir", conf.toString(), "--executionMode", "cluster"));
         jobManager = startJvm(
                 "jobmanager", params.get(0), javaOptions("env.java.opts.jobmanager"), JOB_MANAGER_CLASS, programArgs);
+        AtomicReference<String> restPort = new AtomicReference<>();
         awaitUntil(
-                () -> rest.taskManagers() != null,
+                () -> {
+                    restPort.set(boundRestPort());
+                    return restPort.get() != null;
+                },
                 List.of(jobManager),
-                "the JobManager's REST endpoint",
+                "the JobManager's REST endpoint bound (\"" + REST_LISTENING.pattern() + "\" in its log)",
                 START_TIMEOUT);
+        rest = new FlinkRest(HOST, Integer.parseInt(restPort.get()));
+        AtomicReference<String> rpcPort = new AtomicReference<>();
+        awaitUntil(
+                () -> {
+                    rpcPort.set(rest.jobManagerConfig().get(RPC_PORT));
+                    return rpcPort.get() != null && !rpcPort.get().equals(ANY_PORT);
+                },
+                List.of(jobManager),
+                "the JobManager's RPC port from its REST endpoint (" + RPC_PORT + " in /jobmanager/config)",
+                START_TIMEOUT);
+        // What the TaskManagers and the client connect to: the JobManager's own ports, bound by it.
+        config.put(RPC_PORT, rpcPort.get());
+        config.put("rest.port", restPort.get());
+        writeConfig();
+    }
+
+    /** The port of the first "Rest endpoint listening at" line of the JobManager's log; null before. */
+    private String boundRestPort() throws IOException {
+        Path log = logs.resolve("jobmanager.log");
+        if (!Files.exists(log)) {
+            return null;
+        }
+        Matcher matcher = REST_LISTENING.matcher(Files.readString(log, StandardCharsets.UTF_8));
+        return matcher.find() ? matcher.group(1) : null;
+    }
+
+    private void writeConfig() throws IOException {
+        Files.writeString(conf.resolve("config.yaml"), toYaml(config), StandardCharsets.UTF_8);
     }
 
     /**
@@ -402,12 +440,6 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         return Arrays.stream(line.trim().split("\\s+"))
                 .filter(word -> !word.isEmpty())
                 .collect(Collectors.toList());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     /** Flat keys, every value a single-quoted YAML string (Flink parses its type from the text). */

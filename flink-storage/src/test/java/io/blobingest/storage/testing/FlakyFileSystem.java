@@ -22,8 +22,9 @@ import org.apache.flink.core.fs.local.LocalFileSystem;
  * makes every read of a file block until its thread is interrupted; {@link #hangReads} makes them
  * block ignoring interrupts, {@link #trickleReads} makes them slow. {@link #reportLength} and
  * {@link #failStatusWith} make status calls lie or throw, as a faulty file system might; otherwise
- * status calls always work. Registered with Flink through {@code META-INF/services} in this
- * test-jar, so {@link FileSystem#get} serves it in any test JVM, a MiniCluster's tasks included.
+ * status calls always work. {@link #slowDirectoryDeletes} makes deleting directories slow.
+ * Registered with Flink through {@code META-INF/services} in this test-jar, so {@link
+ * FileSystem#get} serves it in any test JVM, a MiniCluster's tasks included.
  */
 public final class FlakyFileSystem extends LocalFileSystem {
 
@@ -35,6 +36,7 @@ public final class FlakyFileSystem extends LocalFileSystem {
     private static final Map<String, Trickle> TRICKLING = new ConcurrentHashMap<>();
     private static final Map<String, Long> REPORTED_LENGTHS = new ConcurrentHashMap<>();
     private static final Map<String, RuntimeException> STATUS_FAILURES = new ConcurrentHashMap<>();
+    private static final Map<java.nio.file.Path, Duration> SLOW_DIRECTORY_DELETES = new ConcurrentHashMap<>();
 
     /** {@code file} under the {@code flaky:} scheme. */
     public static URI uri(java.nio.file.Path file) {
@@ -86,6 +88,14 @@ public final class FlakyFileSystem extends LocalFileSystem {
     /** Reading the status of {@code file} from now on throws {@code failure}. */
     public static void failStatusWith(java.nio.file.Path file, RuntimeException failure) {
         STATUS_FAILURES.put(key(file.toFile()), failure);
+    }
+
+    /**
+     * Every delete of a directory under {@code root} from now on first waits {@code pause}, as on a
+     * slow store; files are deleted at once. The wait is interruptible.
+     */
+    public static void slowDirectoryDeletes(java.nio.file.Path root, Duration pause) {
+        SLOW_DIRECTORY_DELETES.put(root.toAbsolutePath().normalize(), pause);
     }
 
     /** Streams opened on {@code file} from now on read normally again, and its status is true. */
@@ -162,6 +172,29 @@ public final class FlakyFileSystem extends LocalFileSystem {
         }
         Failures failures = ARMED.get(key(file));
         return failures != null && failures.take() ? new FailingStream(in, failures.afterBytes, file) : in;
+    }
+
+    @Override
+    public boolean delete(Path path, boolean recursive) throws IOException {
+        File file = pathToFile(path);
+        if (file.isDirectory()) {
+            java.nio.file.Path directory = file.getAbsoluteFile().toPath().normalize();
+            for (Map.Entry<java.nio.file.Path, Duration> slow : SLOW_DIRECTORY_DELETES.entrySet()) {
+                if (directory.startsWith(slow.getKey())) {
+                    pause(slow.getValue(), file);
+                }
+            }
+        }
+        return super.delete(path, recursive);
+    }
+
+    private static void pause(Duration pause, File file) throws InterruptedIOException {
+        try {
+            Thread.sleep(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted in the slow delete of " + file);
+        }
     }
 
     private static String key(File file) {

@@ -3,7 +3,6 @@ package io.blobingest.job.internal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,7 +20,6 @@ public final class RetainedCheckpoints {
 
     private static final String METADATA = "_metadata";
     private static final String CHECKPOINT_PREFIX = "chk-";
-    private static final long POLL_MILLIS = 100;
 
     private RetainedCheckpoints() {}
 
@@ -33,25 +31,19 @@ public final class RetainedCheckpoints {
     }
 
     /**
-     * Waits until Flink has discarded the completed checkpoints of the finished job {@code jobId}
+     * Requires that Flink has discarded the completed checkpoints of the finished job {@code jobId}
      * under {@code checkpointDirectory}, and the one it resumed from and claimed, if any. Flink
-     * discards a finished job's checkpoints after its result is known, while the job master shuts
-     * down; a process that exits before then leaves the final checkpoint for the next start.
+     * discards a finished job's checkpoints while its JobMaster shuts down, and only logs a deletion
+     * that failed; a checkpoint left behind would be the next start's.
      *
-     * @throws IllegalStateException naming the checkpoints still there after {@code timeout}
+     * @throws IllegalStateException naming the checkpoints still there
      */
-    public static void awaitDiscarded(URI checkpointDirectory, String jobId, Optional<URI> claimed, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+    public static void requireDiscarded(URI checkpointDirectory, String jobId, Optional<URI> claimed) {
         List<URI> left = retainedOf(checkpointDirectory, jobId, claimed);
-        while (!left.isEmpty()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Flink did not discard the checkpoints of the finished job " + jobId
-                        + " within " + timeout + ": " + left + " still there; the next start would resume from a"
-                        + " checkpoint whose sources have finished: delete them, or start with --fresh");
-            }
-            Thread.sleep(POLL_MILLIS);
-            left = retainedOf(checkpointDirectory, jobId, claimed);
+        if (!left.isEmpty()) {
+            throw new IllegalStateException("Flink shut down without discarding the checkpoints of the finished job "
+                    + jobId + " (its log says why): " + left + " still there; the next start would resume from a"
+                    + " checkpoint whose sources have finished: delete them, or start with --fresh");
         }
     }
 
