@@ -31,21 +31,24 @@ public final class LanceFragmentWriter extends AbstractStreamOperator<byte[]>
     private static final long serialVersionUID = 1L;
 
     private final LanceSettings settings;
+    /** The base the rows' blob sets lie under: the dataset's blob base, or that of earlier committed rows. */
+    private final String rowsBase;
 
     private transient List<DescriptorRow> rows;
     private transient BlobReferences references;
     private transient BufferAllocator allocator;
     private transient Counter rowsWritten;
 
-    public LanceFragmentWriter(LanceSettings settings) {
+    public LanceFragmentWriter(LanceSettings settings, String rowsBase) {
         this.settings = settings;
+        this.rowsBase = rowsBase;
     }
 
     @Override
     public void open() throws Exception {
         super.open();
         rows = new ArrayList<>();
-        references = new BlobReferences(URI.create(settings.blobBase()), new FlinkFileSystemStorage());
+        references = new BlobReferences(URI.create(rowsBase), new FlinkFileSystemStorage());
         allocator = new RootAllocator();
         rowsWritten = getMetricGroup().counter("lanceRowsWritten");
     }
