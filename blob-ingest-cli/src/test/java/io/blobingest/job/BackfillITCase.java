@@ -142,6 +142,20 @@ class BackfillITCase {
     }
 
     @Test
+    void aBackfillIntoALanceDatasetRefusesManifestsOutsideABasesDescriptorsDirectory() throws Exception {
+        Path manifests = Files.createDirectories(dir.resolve("manifests"));
+        Configuration config = jobConfiguration("lance-refused", dir.resolve("new-base"));
+        config.set(LanceOutputOptions.DATASET_URI, dir.resolve("robots.lance").toString());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+
+        assertThatThrownBy(() -> BackfillJob.build(
+                        env, config, new org.apache.flink.core.fs.Path(manifests.toUri()), IngestJob.Hooks.NONE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("give the manifests as <base>/_descriptors/ or one manifest in it")
+                .hasMessageContaining(manifests.toString());
+    }
+
+    @Test
     void aBackfillThatDiedIsResumedFromItsLastCheckpointExactlyOnce() throws Exception {
         String runId = UUID.randomUUID().toString();
         createTopics("resume");
