@@ -52,13 +52,20 @@ final class BackfillFixture {
     final List<DescriptorRow> oldRows;
     /** The bytes each External case names: its file, or the range of it. */
     private final Map<String, byte[]> externalBytes;
+    /** The bytes of each Kafka-carried case. */
+    private final Map<String, byte[]> carriedBytes;
 
     private BackfillFixture(
-            URI oldBase, String externalPrefix, List<DescriptorRow> oldRows, Map<String, byte[]> externalBytes) {
+            URI oldBase,
+            String externalPrefix,
+            List<DescriptorRow> oldRows,
+            Map<String, byte[]> externalBytes,
+            Map<String, byte[]> carriedBytes) {
         this.oldBase = oldBase;
         this.externalPrefix = externalPrefix;
         this.oldRows = oldRows;
         this.externalBytes = externalBytes;
+        this.carriedBytes = carriedBytes;
     }
 
     /**
@@ -72,13 +79,16 @@ final class BackfillFixture {
         Path external = Files.createDirectories(externalDirectory);
         String prefix = external.toUri().toString();
         List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>();
+        Map<String, byte[]> carriedBytes = new LinkedHashMap<>();
         for (int i = 0; i < CARRIED; i++) {
             int size = i == 5 ? 4 * KIB * KIB + 7 : i % 10 == 0 ? 70 * KIB + i : i * 7;
+            byte[] value = bytes("bytes-" + i, size);
+            carriedBytes.put("bytes-" + i, value);
             inputs.add(record(
                     name,
                     inputs.size(),
                     ("bytes-" + i).getBytes(UTF_8),
-                    bytes("bytes-" + i, size),
+                    value,
                     "case",
                     "bytes-" + i,
                     "camera",
@@ -155,7 +165,7 @@ final class BackfillFixture {
                 .filteredOn(row -> row.blob().kind() == BlobKind.EXTERNAL)
                 .as("External references in the old base")
                 .hasSize(EXTERNAL + 1);
-        return new BackfillFixture(oldBase, prefix, oldRows, externalBytes);
+        return new BackfillFixture(oldBase, prefix, oldRows, externalBytes, carriedBytes);
     }
 
     /** The descriptor manifests of the old base: what a backfill reads. */
@@ -193,13 +203,9 @@ final class BackfillFixture {
                 .toList();
         Map<String, List<DescriptorRow>> byCase =
                 descriptors.stream().collect(Collectors.groupingBy(BackfillFixture::caseOf));
-        Map<String, DescriptorRow> oldByCase =
-                oldRows.stream().collect(Collectors.toMap(BackfillFixture::caseOf, Function.identity()));
         assertThat(byCase.keySet())
                 .as("cases on the descriptor topic")
-                .containsExactlyInAnyOrderElementsOf(oldByCase.keySet().stream()
-                        .filter(c -> !c.equals(MISSING))
-                        .toList());
+                .containsExactlyInAnyOrderElementsOf(outputCases());
         byCase.forEach(
                 (name, rows) -> assertThat(rows).as("descriptors of %s", name).hasSize(1));
 
@@ -247,6 +253,39 @@ final class BackfillFixture {
         assertThat(header(deadLetter, "blob.size")).isEqualTo("0");
         assertThat(deadLetter.key()).isEqualTo(MISSING.getBytes(UTF_8));
         assertThat(deadLetter.value()).as("value of the dead letter").isEmpty();
+    }
+
+    /**
+     * What a backfill of {@link #manifests} with the Lance output must have written to the dataset
+     * {@code datasetUri}, read with Lance's Java SDK alone: one row per manifest row but the
+     * dead-lettered one, passed-through rows as well as re-entered ones, each with its key and
+     * crc32c and, through {@code takeBlobs}, the bytes of its input (a passed-through Packed or
+     * Dedicated blob read where the old base holds it, not copied); each checkpoint committed once.
+     */
+    void assertBackfilledIntoLance(String datasetUri) throws Exception {
+        Map<String, List<LanceDatasetRows.Row>> byCase = LanceDatasetRows.read(datasetUri, Map.of()).stream()
+                .collect(Collectors.groupingBy(row -> row.attribute("case")));
+        Map<String, DescriptorRow> oldByCase =
+                oldRows.stream().collect(Collectors.toMap(BackfillFixture::caseOf, Function.identity()));
+        assertThat(byCase.keySet()).as("cases in the Lance dataset").containsExactlyInAnyOrderElementsOf(outputCases());
+        byCase.forEach((name, rows) -> {
+            assertThat(rows).as("Lance rows of %s", name).hasSize(1);
+            LanceDatasetRows.Row row = rows.get(0);
+            DescriptorRow old = oldByCase.get(name);
+            byte[] expected = old.blob().kind() == BlobKind.EXTERNAL ? externalBytes.get(name) : carriedBytes.get(name);
+            assertThat(row.blob()).as("bytes of %s through takeBlobs", name).isEqualTo(expected);
+            assertThat(row.crc32c()).as("crc32c of %s", name).isEqualTo(crc32c(expected));
+            assertThat(row.key()).as("key of %s", name).isEqualTo(old.key());
+        });
+        LanceOutputITCase.assertEachCheckpointCommittedOnce(datasetUri, Map.of());
+    }
+
+    /** The cases a backfill outputs: every one but {@link #MISSING}, which is dead-lettered. */
+    private List<String> outputCases() {
+        return oldRows.stream()
+                .map(BackfillFixture::caseOf)
+                .filter(c -> !c.equals(MISSING))
+                .toList();
     }
 
     static String caseOf(DescriptorRow row) {

@@ -10,6 +10,7 @@ import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.kafka.DescriptorRecords;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.objectlayer.BlobFeatures;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobRequest;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.lance.JniLoader;
 
 /**
  * {@code backfill} on local disk, against a real broker and Flink's MiniCluster: an old base made
@@ -102,26 +105,54 @@ class BackfillITCase {
         createTopics("failover");
         Path base = dir.resolve("new-base");
         Configuration config = jobConfiguration("failover", base);
-        config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        Failures.arm(runId, Failures.Point.MID_PACK_WRITE);
 
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
-        BackfillJob.build(env, config, new org.apache.flink.core.fs.Path(fixture.manifests()), new FailOnce(runId));
-        env.execute("backfill failover");
+        backfillFailingOnceMidPackWrite(runId, config);
 
-        assertThat(Failures.fired(runId, Failures.Point.MID_PACK_WRITE))
-                .as("the injected failure struck")
-                .isTrue();
-        assertThat(FailOncePassThrough.restoredSubtasks(runId))
-                .as("subtasks restored from a checkpoint")
-                .isPositive();
         fixture.assertBackfilled(
                 KAFKA, "failover-descriptors", "failover-dead-letters", base.toUri(), new LocalBlobStorage());
         assertPacksVerify(base);
         StoredBlobs stored = new StoredBlobs(base);
         stored.assertOnlyCommittedFilesAreVisible(stored.committedManifests());
+    }
+
+    @Test
+    void aBackfillIntoALanceDatasetHasOneRowPerManifestRowAcrossAFailure() throws Exception {
+        String runId = UUID.randomUUID().toString();
+        createTopics("lance");
+        Path base = dir.resolve("new-base");
+        Path dataset = dir.resolve("robots.lance");
+        Configuration config = jobConfiguration("lance", base);
+        config.set(LanceOutputOptions.DATASET_URI, dataset.toString());
+        // Lance loads its natives once per JVM (a 181 MB copy first): done here, the first checkpoint
+        // the injected failure waits for comes before this small backfill's input runs out.
+        JniLoader.ensureLoaded();
+
+        backfillFailingOnceMidPackWrite(runId, config);
+
+        fixture.assertBackfilled(
+                KAFKA, "lance-descriptors", "lance-dead-letters", base.toUri(), new LocalBlobStorage());
+        fixture.assertBackfilledIntoLance(dataset.toString());
+        try (Stream<Path> files = Files.walk(dataset)) {
+            assertThat(files.filter(Files::isRegularFile)
+                            .mapToLong(file -> file.toFile().length())
+                            .sum())
+                    .as("bytes under the dataset: no pack or sidecar of the old base copied (one sidecar is 4 MiB)")
+                    .isLessThan(4L * 1024 * 1024);
+        }
+    }
+
+    @Test
+    void aBackfillIntoALanceDatasetRefusesManifestsOutsideABasesDescriptorsDirectory() throws Exception {
+        Path manifests = Files.createDirectories(dir.resolve("manifests"));
+        Configuration config = jobConfiguration("lance-refused", dir.resolve("new-base"));
+        config.set(LanceOutputOptions.DATASET_URI, dir.resolve("robots.lance").toString());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+
+        assertThatThrownBy(() -> BackfillJob.build(
+                        env, config, new org.apache.flink.core.fs.Path(manifests.toUri()), IngestJob.Hooks.NONE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("give the manifests as <base>/_descriptors/ or one manifest in it")
+                .hasMessageContaining(manifests.toString());
     }
 
     @Test
@@ -282,6 +313,28 @@ class BackfillITCase {
         config.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(200));
         return config;
+    }
+
+    /**
+     * Backfills the fixture's manifests with {@code config}, a restart strategy and one failure
+     * injected mid pack write after a checkpoint, which must strike and be restored from.
+     */
+    private static void backfillFailingOnceMidPackWrite(String runId, Configuration config) throws Exception {
+        config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        Failures.arm(runId, Failures.Point.MID_PACK_WRITE);
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        BackfillJob.build(env, config, new org.apache.flink.core.fs.Path(fixture.manifests()), new FailOnce(runId));
+        env.execute("backfill failover");
+
+        assertThat(Failures.fired(runId, Failures.Point.MID_PACK_WRITE))
+                .as("the injected failure struck")
+                .isTrue();
+        assertThat(FailOncePassThrough.restoredSubtasks(runId))
+                .as("subtasks restored from a checkpoint")
+                .isPositive();
     }
 
     private static void assertPacksVerify(Path base) {

@@ -2,7 +2,9 @@ package io.blobingest.job;
 
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.DescriptorOutput;
+import io.blobingest.sink.EarlierCommittedRows;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -37,8 +39,8 @@ record FailAfterLanceCommit(DescriptorOutput lance, String runId, String dataset
     }
 
     @Override
-    public void attach(DataStream<DescriptorRow> committedRows) {
-        lance.attach(committedRows);
+    public void attach(DataStream<DescriptorRow> committedRows, List<EarlierCommittedRows> earlierRows) {
+        lance.attach(committedRows, earlierRows);
         committedRows
                 .map(new FailOnce(runId, datasetUri))
                 .name("Fail once after a Lance commit")

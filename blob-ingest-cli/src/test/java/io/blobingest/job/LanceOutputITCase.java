@@ -15,11 +15,9 @@ import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.storage.testing.S3ServerExtension;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -32,15 +30,6 @@ import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.UInt4Vector;
-import org.apache.arrow.vector.VarBinaryVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.complex.ListVector;
-import org.apache.arrow.vector.complex.StructVector;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -56,10 +45,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.lance.BlobFile;
-import org.lance.Dataset;
-import org.lance.ReadOptions;
-import org.lance.Version;
 
 /**
  * The real job on a real broker with the Lance output ({@code sink.lance.dataset-uri}), on local
@@ -213,14 +198,8 @@ class LanceOutputITCase {
     }
 
     private static long lanceRows(Run run) {
-        try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = Dataset.open(
-                        allocator,
-                        run.datasetUri,
-                        new ReadOptions.Builder()
-                                .setStorageOptions(run.storageOptions())
-                                .build())) {
-            return dataset.countRows();
+        try {
+            return LanceDatasetRows.count(run.datasetUri, run.storageOptions());
         } catch (RuntimeException notCreatedYet) {
             return 0;
         }
@@ -248,114 +227,47 @@ class LanceOutputITCase {
     /** Reads the dataset through Lance's Java SDK only. */
     private static void assertEveryInputOnceAndByteExact(String uri, Map<String, String> storageOptions, int count)
             throws Exception {
-        try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = Dataset.open(
-                        allocator,
-                        uri,
-                        new ReadOptions.Builder()
-                                .setStorageOptions(storageOptions)
-                                .build())) {
-            assertThat(dataset.countRows()).as("rows").isEqualTo(count);
-            List<Long> indices = LongStream.range(0, count).boxed().toList();
-            Map<Integer, Long> crcBySeq = new HashMap<>();
-            List<Integer> seqs = new ArrayList<>();
-            List<byte[]> keys = new ArrayList<>();
-            try (ArrowReader reader = dataset.take(indices, List.of("key", "crc32c", "attributes"))) {
-                while (reader.loadNextBatch()) {
-                    VectorSchemaRoot root = reader.getVectorSchemaRoot();
-                    VarBinaryVector key = (VarBinaryVector) root.getVector("key");
-                    UInt4Vector crc = (UInt4Vector) root.getVector("crc32c");
-                    ListVector attributes = (ListVector) root.getVector("attributes");
-                    for (int row = 0; row < root.getRowCount(); row++) {
-                        int seq = seq(attributes, row);
-                        seqs.add(seq);
-                        keys.add(key.isNull(row) ? null : key.get(row));
-                        assertThat(crcBySeq.put(seq, Integer.toUnsignedLong(crc.get(row))))
-                                .as("input %d appears once", seq)
-                                .isNull();
-                    }
-                }
-            }
-            assertThat(crcBySeq.keySet())
-                    .containsExactlyInAnyOrderElementsOf(
-                            IntStream.range(0, count).boxed().toList());
-            for (int i = 0; i < seqs.size(); i++) {
-                int seq = seqs.get(i);
-                byte[] read = readBlob(dataset, i);
-                assertThat(read).as("blob of input %d", seq).isEqualTo(WORKLOAD.bytes(seq));
-                assertThat(keys.get(i)).as("key of input %d", seq).isEqualTo(WORKLOAD.key(seq));
-                CRC32C crc = new CRC32C();
-                crc.update(read);
-                assertThat(crcBySeq.get(seq)).as("crc32c of input %d", seq).isEqualTo(crc.getValue());
-            }
+        assertEveryInputOnceAndByteExact(WORKLOAD, uri, storageOptions, count);
+    }
+
+    /**
+     * One row per input of {@code workload}'s first {@code count}, every blob through {@code
+     * takeBlobs} byte-exact with its key and crc32c, no job/checkpoint id on two transactions.
+     */
+    static void assertEveryInputOnceAndByteExact(
+            TestWorkload workload, String uri, Map<String, String> storageOptions, int count) throws Exception {
+        List<LanceDatasetRows.Row> rows = LanceDatasetRows.read(uri, storageOptions);
+        assertThat(rows).as("rows").hasSize(count);
+        Map<Integer, LanceDatasetRows.Row> bySeq = new HashMap<>();
+        for (LanceDatasetRows.Row row : rows) {
+            int seq = Integer.parseInt(row.attribute("seq"));
+            assertThat(bySeq.put(seq, row)).as("input %d appears once", seq).isNull();
         }
+        assertThat(bySeq.keySet())
+                .containsExactlyInAnyOrderElementsOf(
+                        IntStream.range(0, count).boxed().toList());
+        bySeq.forEach((seq, row) -> {
+            assertThat(row.blob()).as("blob of input %d", seq).isEqualTo(workload.bytes(seq));
+            assertThat(row.key()).as("key of input %d", seq).isEqualTo(workload.key(seq));
+            CRC32C crc = new CRC32C();
+            crc.update(row.blob());
+            assertThat(row.crc32c()).as("crc32c of input %d", seq).isEqualTo(crc.getValue());
+        });
         assertEachCheckpointCommittedOnce(uri, storageOptions);
     }
 
     /** The job and checkpoint ids that the dataset's transactions carry, none twice. */
-    private static void assertEachCheckpointCommittedOnce(String uri, Map<String, String> storageOptions) {
-        assertThat(commits(uri, storageOptions))
+    static void assertEachCheckpointCommittedOnce(String uri, Map<String, String> storageOptions) {
+        assertThat(LanceDatasetRows.commits(uri, storageOptions))
                 .as("Lance transactions by job/checkpoint")
                 .isNotEmpty()
                 .doesNotHaveDuplicates();
     }
 
     private static Set<String> committingJobs(Run run) {
-        return commits(run.datasetUri, run.storageOptions()).stream()
+        return LanceDatasetRows.commits(run.datasetUri, run.storageOptions()).stream()
                 .map(commit -> commit.substring(0, commit.indexOf('/')))
                 .collect(Collectors.toSet());
-    }
-
-    /** {@code <job id>/<checkpoint id>} of every version made by the Lance committer. */
-    private static List<String> commits(String uri, Map<String, String> storageOptions) {
-        List<String> commits = new ArrayList<>();
-        try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = Dataset.open(
-                        allocator,
-                        uri,
-                        new ReadOptions.Builder()
-                                .setStorageOptions(storageOptions)
-                                .build())) {
-            for (Version version : dataset.listVersions()) {
-                try (Dataset at = dataset.checkoutVersion(version.getId())) {
-                    at.readTransaction().ifPresent(transaction -> {
-                        try (transaction) {
-                            transaction.transactionProperties().ifPresent(properties -> {
-                                if (properties.containsKey("blob-ingest.checkpoint-id")) {
-                                    commits.add(properties.get("blob-ingest.job-id") + "/"
-                                            + properties.get("blob-ingest.checkpoint-id"));
-                                }
-                            });
-                        }
-                    });
-                }
-            }
-        }
-        return commits;
-    }
-
-    /** Lance's {@code takeBlobs} gives no {@code BlobFile} for an empty blob: that reads as no bytes. */
-    private static byte[] readBlob(Dataset dataset, long index) throws Exception {
-        List<BlobFile> blobs = dataset.takeBlobsByIndices(List.of(index), "blob");
-        assertThat(blobs).as("blob files of row %d", index).hasSizeLessThanOrEqualTo(1);
-        if (blobs.isEmpty()) {
-            return new byte[0];
-        }
-        try (BlobFile blob = blobs.get(0)) {
-            return blob.read();
-        }
-    }
-
-    private static int seq(ListVector attributes, int row) {
-        StructVector items = (StructVector) attributes.getDataVector();
-        VarCharVector names = (VarCharVector) items.getChild("name");
-        VarBinaryVector values = (VarBinaryVector) items.getChild("value");
-        for (int a = attributes.getElementStartIndex(row); a < attributes.getElementEndIndex(row); a++) {
-            if (new String(names.get(a), StandardCharsets.UTF_8).equals("seq")) {
-                return Integer.parseInt(new String(values.get(a), StandardCharsets.UTF_8));
-            }
-        }
-        throw new AssertionError("row " + row + " has no seq attribute");
     }
 
     private static long directorySize(Path dir) throws Exception {

@@ -1,11 +1,15 @@
 package io.blobingest.job;
 
 import io.blobingest.job.internal.ClassifyRecords;
+import io.blobingest.job.internal.DescriptorOutputs;
 import io.blobingest.job.internal.SplitManifestRows;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
+import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.sink.DescriptorOutputOptions;
+import io.blobingest.sink.EarlierCommittedRows;
 import io.blobingest.sink.manifest.ManifestFileEnumerator;
 import io.blobingest.sink.manifest.ManifestRowFormat;
 import java.util.List;
@@ -13,6 +17,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -24,7 +29,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *  FileSource over the *.arrow manifests   (one split per file; rows read so far in checkpoints)
  *        |
  *  SplitManifestRows ---- Inline, Packed, Dedicated rows, unchanged ----&gt; KafkaSink (EXACTLY_ONCE,
- *        |       \------- rows too large to send: descriptor-too-large    own transactional ids) -&gt; descriptor topic
+ *        |       |                                                       own transactional ids) -&gt; descriptor topic
+ *        |       +------- the same rows, with the old base -------------&gt; further descriptor outputs (Lance)
+ *        |       \------- rows too large to send: descriptor-too-large
  *        |                 dead letters, to the ingest job's dead-letter sink
  *        | External rows, as ingest-mode input records
  *  the ingest job from classification on (IngestJob.place): fetch, Raw Pack sink, descriptors, dead letters
@@ -67,12 +74,41 @@ public final class BackfillJob {
                 .process(new SplitManifestRows(kafka.descriptorRecordLimit()), BlobTypes.BLOB_RECORD)
                 .name("Split manifest rows")
                 .uid(SPLIT_ROWS_UID);
-        reentered
-                .getSideOutput(SplitManifestRows.PASSED_THROUGH)
+        DataStream<DescriptorRow> passedThrough = reentered.getSideOutput(SplitManifestRows.PASSED_THROUGH);
+        passedThrough
                 .sinkTo(kafka.passedThroughDescriptorSink())
                 .name("Passed-through descriptor sink")
                 .uid(PASSED_THROUGH_SINK_UID);
         IngestJob.place(
-                reentered, List.of(reentered.getSideOutput(ClassifyRecords.DEAD_LETTERS)), kafka, config, hooks);
+                reentered,
+                List.of(reentered.getSideOutput(ClassifyRecords.DEAD_LETTERS)),
+                passedThroughToOutputs(passedThrough, config, manifests),
+                kafka,
+                config,
+                hooks);
+    }
+
+    /**
+     * The passed-through rows as rows a further descriptor output (a Lance dataset) takes too, with
+     * the old base their packs and sidecars lie under: the directory holding the manifests'
+     * {@code _descriptors} (SPEC section 3). Without such an output they need no base.
+     */
+    private static List<EarlierCommittedRows> passedThroughToOutputs(
+            DataStream<DescriptorRow> passedThrough, ReadableConfig config, Path manifests) {
+        if (DescriptorOutputs.fromConfig(config, IngestJob.userClassLoader()).isEmpty()) {
+            return List.of();
+        }
+        Path descriptors =
+                manifests.getName().equals(BlobSets.DESCRIPTORS_DIRECTORY) ? manifests : manifests.getParent();
+        if (descriptors == null
+                || !descriptors.getName().equals(BlobSets.DESCRIPTORS_DIRECTORY)
+                || descriptors.getParent() == null) {
+            throw new IllegalArgumentException("a backfill with a further descriptor output ("
+                    + DescriptorOutputOptions.LANCE_DATASET_URI.key() + ") finds the packs and sidecars of the rows it "
+                    + "passes through in the base of their manifests: give the manifests as <base>/"
+                    + BlobSets.DESCRIPTORS_DIRECTORY + "/ or one manifest in it, not " + manifests);
+        }
+        return List.of(new EarlierCommittedRows(
+                passedThrough, descriptors.getParent().toUri().toString()));
     }
 }

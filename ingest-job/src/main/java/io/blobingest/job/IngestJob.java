@@ -18,6 +18,7 @@ import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.sink.DescriptorOutput;
+import io.blobingest.sink.EarlierCommittedRows;
 import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkBuilder;
 import io.blobingest.sink.RawPackSinkOptions;
@@ -92,7 +93,7 @@ public final class IngestJob {
         DataStream<BlobRecord> records = env.fromSource(
                         kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
                 .uid(SOURCE_UID);
-        place(records, List.of(), kafka, config, hooks);
+        place(records, List.of(), List.of(), kafka, config, hooks);
     }
 
     /**
@@ -100,11 +101,14 @@ public final class IngestJob {
      * Raw Pack sink and its descriptor sink, the dead-letter sink. Each record of {@code records}
      * ends as one descriptor or one dead letter, as a record of the input topic would; the backfill
      * feeds it manifest rows, and its own dead letters ({@code earlierDeadLetters}) join the
-     * dead-letter sink here.
+     * dead-letter sink here. Every further descriptor output (a Lance dataset) gets the rows of
+     * {@code earlierRows} too (the backfill's passed-through rows, which have their own way to the
+     * descriptor topic), once each, beside those of the sets placed here.
      */
     static void place(
             DataStream<BlobRecord> records,
             List<DataStream<DeadLetter>> earlierDeadLetters,
+            List<EarlierCommittedRows> earlierRows,
             BlobKafkaConnectors kafka,
             ReadableConfig config,
             Hooks hooks) {
@@ -123,6 +127,7 @@ public final class IngestJob {
         for (DescriptorOutput output : DescriptorOutputs.fromConfig(config, userClassLoader())) {
             sinkBuilder.addDescriptorOutput(hooks.descriptorOutput(output));
         }
+        earlierRows.forEach(sinkBuilder::addEarlierCommittedRows);
         RawPackSink sink = sinkBuilder.build();
 
         SingleOutputStreamOperator<Either<PlacedBlob, ExternalFetch>> classified = records.process(
@@ -185,13 +190,13 @@ public final class IngestJob {
         }
     }
 
-    /** Fetches external blobs and passes placed ones through, in the chain from source to sink. */
     /** Under {@code flink run} the user code class loader, which sees the job jar and the {@code -C} jars. */
-    private static ClassLoader userClassLoader() {
+    static ClassLoader userClassLoader() {
         ClassLoader context = Thread.currentThread().getContextClassLoader();
         return context != null ? context : IngestJob.class.getClassLoader();
     }
 
+    /** Fetches external blobs and passes placed ones through, in the chain from source to sink. */
     private static SingleOutputStreamOperator<PlacedBlob> fetchExternalBlobs(
             DataStream<Either<PlacedBlob, ExternalFetch>> classified,
             ReadableConfig config,

@@ -5,10 +5,12 @@ import io.blobingest.lance.internal.LanceFragmentWriter;
 import io.blobingest.lance.internal.LanceSettings;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.DescriptorOutput;
+import io.blobingest.sink.EarlierCommittedRows;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.storage.S3Options;
 import java.net.URI;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -34,6 +36,7 @@ public final class LanceDescriptorOutput implements DescriptorOutput {
 
     public static final String WRITER_UID = "lance-fragment-writer";
     public static final String COMMITTER_UID = "lance-committer";
+    public static final String EARLIER_ROWS_WRITER_UID = "lance-fragment-writer-earlier-rows";
 
     private final LanceSettings settings;
 
@@ -63,22 +66,41 @@ public final class LanceDescriptorOutput implements DescriptorOutput {
         return new LanceDescriptorOutput(new LanceSettings(datasetUri, blobBase, storageOptions));
     }
 
+    /**
+     * One fragment writer per stream, each resolving its rows' sidecars against their own base (a
+     * backfill's passed-through rows name packs of the old base, referenced there as absolute URIs),
+     * and one committer for all: a checkpoint's fragments of every writer are one transaction.
+     */
     @Override
-    public void attach(DataStream<DescriptorRow> committedRows) {
-        SingleOutputStreamOperator<byte[]> fragments = committedRows
-                .transform(
-                        "Lance fragment writer",
-                        PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
-                        new LanceFragmentWriter(settings))
-                .uid(WRITER_UID);
-        if (committedRows.getParallelism() > 0) {
-            fragments.setParallelism(committedRows.getParallelism());
+    public void attach(DataStream<DescriptorRow> committedRows, List<EarlierCommittedRows> earlierRows) {
+        DataStream<byte[]> fragments =
+                writeFragments(committedRows, settings.blobBase(), "Lance fragment writer", WRITER_UID);
+        for (int i = 0; i < earlierRows.size(); i++) {
+            EarlierCommittedRows earlier = earlierRows.get(i);
+            fragments = fragments.union(writeFragments(
+                    earlier.rows(),
+                    absoluteUri(earlier.base()),
+                    "Lance fragment writer of earlier committed rows",
+                    EARLIER_ROWS_WRITER_UID + (i == 0 ? "" : "-" + i)));
         }
         fragments
                 .transform("Lance committer", Types.VOID, new LanceCommitter(settings))
                 .uid(COMMITTER_UID)
                 .setParallelism(1)
                 .setMaxParallelism(1);
+    }
+
+    private SingleOutputStreamOperator<byte[]> writeFragments(
+            DataStream<DescriptorRow> rows, String rowsBase, String name, String uid) {
+        SingleOutputStreamOperator<byte[]> fragments = rows.transform(
+                        name,
+                        PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
+                        new LanceFragmentWriter(settings, rowsBase))
+                .uid(uid);
+        if (rows.getParallelism() > 0) {
+            fragments.setParallelism(rows.getParallelism());
+        }
+        return fragments;
     }
 
     /** A local path as a {@code file:///} URI, the form Lance compares against its bases. */

@@ -1,5 +1,6 @@
 package io.blobingest.lance;
 
+import io.blobingest.sink.DescriptorOutputOptions;
 import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -7,13 +8,8 @@ import org.apache.flink.configuration.ConfigOptions;
 /** The options of the Lance dataset output ({@link LanceDescriptorOutput}). */
 public final class LanceOutputOptions {
 
-    public static final ConfigOption<String> DATASET_URI = ConfigOptions.key("sink.lance.dataset-uri")
-            .stringType()
-            .noDefaultValue()
-            .withDescription("Where the Lance dataset of committed descriptors lives (a local path or an "
-                    + "s3:// URI); unset: no Lance output. Created on first use, with file format 2.2 and "
-                    + "sink.raw-pack.base-path registered as its external blob base. Its Blob v2 column references the "
-                    + "committed Raw Pack entries and Dedicated sidecars in place.");
+    /** Defined beside the output SPI, where a job without this module still finds it. */
+    public static final ConfigOption<String> DATASET_URI = DescriptorOutputOptions.LANCE_DATASET_URI;
 
     public static final ConfigOption<Map<String, String>> STORAGE_OPTIONS = ConfigOptions.key(
                     "sink.lance.storage-options")

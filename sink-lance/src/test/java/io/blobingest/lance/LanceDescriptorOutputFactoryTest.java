@@ -3,6 +3,7 @@ package io.blobingest.lance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.sink.DescriptorOutputFactory;
+import io.blobingest.sink.DescriptorOutputOptions;
 import io.blobingest.sink.RawPackSinkOptions;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -27,5 +28,12 @@ class LanceDescriptorOutputFactoryTest {
         config.set(LanceOutputOptions.DATASET_URI, "/data/robots.lance");
         config.set(RawPackSinkOptions.BASE_PATH, "/data/blobs");
         assertThat(factories.get(0).create(config)).isInstanceOf(LanceDescriptorOutput.class);
+    }
+
+    @Test
+    void theDatasetUriIsTheOptionDefinedBesideTheOutputSpi() {
+        assertThat(LanceOutputOptions.DATASET_URI)
+                .as("one definition, which a job without this module names too")
+                .isSameAs(DescriptorOutputOptions.LANCE_DATASET_URI);
     }
 }

@@ -2,6 +2,7 @@ package io.blobingest.sink;
 
 import io.blobingest.objectlayer.DescriptorRow;
 import java.io.Serializable;
+import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
@@ -24,6 +25,11 @@ public interface DescriptorOutput extends Serializable {
      * chained to the emitter and holds every row it was given before the end of input passes (see
      * {@code DescriptorDrainOperator}). Add operators only, no nested {@code Sink}: Flink 2.2
      * expands at most one nested sink in a post-commit topology, and that is the descriptor sink.
+     *
+     * <p>{@code earlierRows} are rows of sets committed before this job under other bases (a
+     * backfill's passed-through rows, {@link RawPackSinkBuilder#addEarlierCommittedRows}), each
+     * arriving once, at their own parallelism; output them too, in the same exactly-once output
+     * (one transaction per checkpoint for all of them), resolving their sidecars against their base.
      */
-    void attach(DataStream<DescriptorRow> committedRows);
+    void attach(DataStream<DescriptorRow> committedRows, List<EarlierCommittedRows> earlierRows);
 }

@@ -80,16 +80,23 @@ public final class RawPackSink
     private final Sink<DescriptorRow> descriptorSink;
     private final DescriptorDeliveryCheck deliveryCheck;
     private final List<DescriptorOutput> descriptorOutputs;
+    /**
+     * Read only while the job graph is built ({@link #addPostCommitTopology}); a stream is not
+     * serializable, and the sink is serialized into the job graph after that.
+     */
+    private final transient List<EarlierCommittedRows> earlierRows;
 
     RawPackSink(
             SinkSettings settings,
             Sink<DescriptorRow> descriptorSink,
             DescriptorDeliveryCheck deliveryCheck,
-            List<DescriptorOutput> descriptorOutputs) {
+            List<DescriptorOutput> descriptorOutputs,
+            List<EarlierCommittedRows> earlierRows) {
         this.settings = settings;
         this.descriptorSink = descriptorSink;
         this.deliveryCheck = deliveryCheck;
         this.descriptorOutputs = List.copyOf(descriptorOutputs);
+        this.earlierRows = List.copyOf(earlierRows);
     }
 
     public static RawPackSinkBuilder builder() {
@@ -160,7 +167,7 @@ public final class RawPackSink
         // re-emissions for an aborted descriptor transaction.
         DataStream<DescriptorRow> once = rows.getSideOutput(CommittedDescriptorEmitter.ONCE);
         for (DescriptorOutput output : descriptorOutputs) {
-            output.attach(once);
+            output.attach(once, earlierRows);
         }
         // Last: Flink 2.2 expands a sink nested in a post-commit topology while iterating over the
         // outer expansion's transformations, and fails with a ConcurrentModificationException

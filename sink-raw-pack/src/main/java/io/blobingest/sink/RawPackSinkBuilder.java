@@ -51,6 +51,7 @@ public final class RawPackSinkBuilder {
     private Sink<DescriptorRow> descriptorSink;
     private DescriptorDeliveryCheck deliveryCheck;
     private final List<DescriptorOutput> descriptorOutputs = new ArrayList<>();
+    private final List<EarlierCommittedRows> earlierRows = new ArrayList<>();
     private RetryPolicy externalReadRetries = DEFAULT_EXTERNAL_READ_RETRIES;
 
     RawPackSinkBuilder() {}
@@ -136,6 +137,16 @@ public final class RawPackSinkBuilder {
     }
 
     /**
+     * Adds rows of blob sets committed before this job (a backfill's passed-through rows) that every
+     * {@link #addDescriptorOutput descriptor output} gets as well, once each; the descriptor sink
+     * does not (they have their own way to the topic).
+     */
+    public RawPackSinkBuilder addEarlierCommittedRows(EarlierCommittedRows rows) {
+        earlierRows.add(Objects.requireNonNull(rows, "rows"));
+        return this;
+    }
+
+    /**
      * How the copy of a Dedicated blob from its external object ({@code PlacedBlob#source()}) is
      * retried after a transient read failure: each try starts over in a fresh in-progress file.
      * Default: {@link #DEFAULT_EXTERNAL_READ_RETRIES}.
@@ -157,7 +168,7 @@ public final class RawPackSinkBuilder {
                 options.get(RawPackSinkOptions.ALLOW_OLDER_RESTORE),
                 options.get(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT),
                 options.get(RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT));
-        return new RawPackSink(settings, descriptorSink, deliveryCheck, descriptorOutputs);
+        return new RawPackSink(settings, descriptorSink, deliveryCheck, descriptorOutputs, earlierRows);
     }
 
     private void sanityCheck() {

@@ -2,6 +2,7 @@ package io.blobingest.job.internal;
 
 import io.blobingest.sink.DescriptorOutput;
 import io.blobingest.sink.DescriptorOutputFactory;
+import io.blobingest.sink.DescriptorOutputOptions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,9 +23,9 @@ public final class DescriptorOutputs {
     private record Known(String option, String output, String jar) {}
 
     private static final List<Known> KNOWN = List.of(new Known(
-            "sink.lance.dataset-uri",
+            DescriptorOutputOptions.LANCE_DATASET_URI.key(),
             "the Lance dataset output",
-            "blob-ingest-lance.jar (module sink-lance; see docs/lance.md)"));
+            DescriptorOutputOptions.LANCE_JAR + " (module sink-lance; see docs/lance.md)"));
 
     private DescriptorOutputs() {}
 

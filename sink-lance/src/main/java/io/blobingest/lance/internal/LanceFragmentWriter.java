@@ -19,40 +19,58 @@ import org.lance.FragmentMetadata;
  * The Lance output's parallel half: collects the committed descriptors that arrive between two
  * checkpoints and, just before each barrier (and at the end of input), writes them as Lance
  * fragments, handing their metadata to {@link LanceCommitter}. The fragments' data files are not
- * part of any dataset version until the committer's transaction names them.
+ * part of any dataset version until the committer's transaction names them. It also writes as soon
+ * as {@link #MAX_BUFFERED_ROWS} rows or {@link #MAX_BUFFERED_INLINE_BYTES} of Inline bytes are held:
+ * a backfill's passed-through rows come as fast as the manifests can be read, and fragments handed
+ * over before the barrier are in that checkpoint's transaction all the same.
  *
  * <p>Holds no state: rows not yet written when a failure strikes are delivered again after the
- * restore (the Raw Pack sink's committer re-emits what its restored checkpoint holds), and data
- * files written but never committed are unreferenced files, which Lance's cleanup removes.
+ * restore (the Raw Pack sink's committer re-emits what its restored checkpoint holds, the backfill's
+ * manifest source reads them again), and data files written but never committed are unreferenced
+ * files, which Lance's cleanup removes.
  */
 public final class LanceFragmentWriter extends AbstractStreamOperator<byte[]>
         implements OneInputStreamOperator<DescriptorRow, byte[]> {
 
     private static final long serialVersionUID = 1L;
 
+    static final int MAX_BUFFERED_ROWS = 20_000;
+    static final long MAX_BUFFERED_INLINE_BYTES = 64L * 1024 * 1024;
+
     private final LanceSettings settings;
+    /** The base the rows' blob sets lie under: the dataset's blob base, or that of earlier committed rows. */
+    private final String rowsBase;
 
     private transient List<DescriptorRow> rows;
+    private transient long bufferedInlineBytes;
     private transient BlobReferences references;
     private transient BufferAllocator allocator;
     private transient Counter rowsWritten;
 
-    public LanceFragmentWriter(LanceSettings settings) {
+    public LanceFragmentWriter(LanceSettings settings, String rowsBase) {
         this.settings = settings;
+        this.rowsBase = rowsBase;
     }
 
     @Override
     public void open() throws Exception {
         super.open();
         rows = new ArrayList<>();
-        references = new BlobReferences(URI.create(settings.blobBase()), new FlinkFileSystemStorage());
+        references = new BlobReferences(URI.create(rowsBase), new FlinkFileSystemStorage());
         allocator = new RootAllocator();
         rowsWritten = getMetricGroup().counter("lanceRowsWritten");
     }
 
     @Override
-    public void processElement(StreamRecord<DescriptorRow> element) {
-        rows.add(element.getValue());
+    public void processElement(StreamRecord<DescriptorRow> element) throws Exception {
+        DescriptorRow row = element.getValue();
+        rows.add(row);
+        if (row.inlineData() != null) {
+            bufferedInlineBytes += row.inlineData().length;
+        }
+        if (rows.size() >= MAX_BUFFERED_ROWS || bufferedInlineBytes >= MAX_BUFFERED_INLINE_BYTES) {
+            writeFragments();
+        }
     }
 
     @Override
@@ -95,6 +113,7 @@ public final class LanceFragmentWriter extends AbstractStreamOperator<byte[]>
         }
         rowsWritten.inc(rows.size());
         rows.clear();
+        bufferedInlineBytes = 0;
         output.collect(new StreamRecord<>(PendingCommitSerializer.serializeFragments(fragments)));
     }
 }

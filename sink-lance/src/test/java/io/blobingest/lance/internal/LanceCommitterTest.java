@@ -79,7 +79,8 @@ class LanceCommitterTest {
         try (BufferAllocator allocator = new RootAllocator();
                 Dataset ignored = LanceDatasets.openOrCreate(settings, allocator);
                 OneInputStreamOperatorTestHarness<DescriptorRow, byte[]> writer =
-                        new OneInputStreamOperatorTestHarness<>(new LanceFragmentWriter(settings))) {
+                        new OneInputStreamOperatorTestHarness<>(
+                                new LanceFragmentWriter(settings, settings.blobBase()))) {
             writer.open();
             for (int i = 0; i < ROWS; i++) {
                 byte[] bytes = ("packet " + i).getBytes(StandardCharsets.UTF_8);

@@ -1,0 +1,25 @@
+package io.blobingest.sink;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/**
+ * The options that enable the further {@link DescriptorOutput}s this project ships in jars of their
+ * own, defined here, beside the {@link DescriptorOutputFactory} SPI, so that a job without an
+ * output's jar can still name the option and the jar it is missing.
+ */
+public final class DescriptorOutputOptions {
+
+    public static final ConfigOption<String> LANCE_DATASET_URI = ConfigOptions.key("sink.lance.dataset-uri")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Where the Lance dataset of committed descriptors lives (a local path or an "
+                    + "s3:// URI); unset: no Lance output. Created on first use, with file format 2.2 and "
+                    + "sink.raw-pack.base-path registered as its external blob base. Its Blob v2 column references the "
+                    + "committed Raw Pack entries and Dedicated sidecars in place.");
+
+    /** The jar of module sink-lance, which carries the output {@link #LANCE_DATASET_URI} enables. */
+    public static final String LANCE_JAR = "blob-ingest-lance.jar";
+
+    private DescriptorOutputOptions() {}
+}
