@@ -42,23 +42,21 @@ final class StreamUnbuffering {
     private StreamUnbuffering() {}
 
     /**
-     * Unbuffers {@code stream} if it is a Hadoop stream; returns whether it was.
+     * Unbuffers {@code stream} if it is a Hadoop stream; leaves any other as it is.
      *
      * @throws IOException if unbuffering failed: the caller closes the stream instead of keeping it
      */
-    static boolean unbuffer(FSDataInputStream stream) throws IOException {
+    static void unbuffer(FSDataInputStream stream) throws IOException {
         FSDataInputStream unwrapped = stripWrappers(stream);
         Optional<Method> hadoopStream = HADOOP_STREAM.get(unwrapped.getClass());
         if (hadoopStream.isEmpty()) {
-            return false;
+            return;
         }
         Object hadoop = invoke(hadoopStream.get(), unwrapped);
         Optional<Method> unbuffer = UNBUFFER.get(hadoop.getClass());
-        if (unbuffer.isEmpty()) {
-            return false;
+        if (unbuffer.isPresent()) {
+            invoke(unbuffer.get(), hadoop);
         }
-        invoke(unbuffer.get(), hadoop);
-        return true;
     }
 
     /** The stream inside Flink's wrappers (the task's safety net wraps the streams it opens). */

@@ -39,21 +39,16 @@ public final class RetainedCheckpoints {
      * @throws IllegalStateException naming the checkpoints still there
      */
     public static void requireDiscarded(URI checkpointDirectory, String jobId, Optional<URI> claimed) {
-        List<URI> left = retainedOf(checkpointDirectory, jobId, claimed);
-        if (!left.isEmpty()) {
-            throw new IllegalStateException("Flink shut down without discarding the checkpoints of the finished job "
-                    + jobId + " (its log says why): " + left + " still there; the next start would resume from a"
-                    + " checkpoint whose sources have finished: delete them, or start with --fresh");
-        }
-    }
-
-    private static List<URI> retainedOf(URI checkpointDirectory, String jobId, Optional<URI> claimed) {
         List<URI> left = new ArrayList<>();
         completed(checkpointDirectory, jobId).forEach(c -> left.add(c.directory()));
         claimed.filter(RetainedCheckpoints::isCompleted)
                 .filter(c -> !left.contains(c))
                 .ifPresent(left::add);
-        return left;
+        if (!left.isEmpty()) {
+            throw new IllegalStateException("Flink shut down without discarding the checkpoints of the finished job "
+                    + jobId + " (its log says why): " + left + " still there; the next start would resume from a"
+                    + " checkpoint whose sources have finished: delete them, or start with --fresh");
+        }
     }
 
     private static boolean isCompleted(URI checkpoint) {

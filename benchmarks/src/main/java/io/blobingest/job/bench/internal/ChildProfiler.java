@@ -102,13 +102,15 @@ final class ChildProfiler {
     }
 
     private synchronized void mark(String line) throws IOException {
+        if (!line.equals(STEADY_FROM) && !line.equals(STEADY_TO)) {
+            throw new IllegalArgumentException(
+                    "expected " + STEADY_FROM + " or " + STEADY_TO + " on standard input, found '" + line + "'");
+        }
         List<String> dump = profiler.execute("dump,collapsed,ann").lines().toList();
-        switch (line) {
-            case STEADY_FROM -> steadyFrom = dump;
-            case STEADY_TO -> steadyTo = dump;
-            default ->
-                throw new IllegalArgumentException(
-                        "expected " + STEADY_FROM + " or " + STEADY_TO + " on standard input, found '" + line + "'");
+        if (line.equals(STEADY_FROM)) {
+            steadyFrom = dump;
+        } else {
+            steadyTo = dump;
         }
     }
 
