@@ -7,12 +7,14 @@ import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.RollPolicy;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -25,16 +27,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A descriptor transaction lost after its blob sets were committed (hole 3 of issue 11): the real
- * job on a real broker, where one descriptor transaction is fenced on the broker just before
- * Kafka's committer commits it ({@link FencingDescriptorSink}), so that the commit fails with
- * {@code ProducerFencedException}, which Kafka's committer only logs. The blob sets whose rows it
- * held are committed, and gone from the committer's state. Afterwards every input must be exactly
- * once in the committed descriptor topic: the descriptor emitter learns that the epoch was aborted
- * and emits those sets again, whether it learns it on the notification itself or, after a failure
+ * A descriptor transaction fenced on the broker around its commit, by {@link FencingDescriptorSink}.
+ * Fenced just before Kafka's committer commits it (hole 3 of issue 11), the commit fails with {@code
+ * ProducerFencedException}, which Kafka's committer only logs; the blob sets whose rows it held are
+ * committed, and gone from the committer's state, so the descriptor emitter must learn that the
+ * epoch was aborted and emit those sets again. Fenced just after its commit, the transaction's
+ * state on the broker ({@code Empty}) no longer says it committed, and the emitter must not send
+ * its rows a second time. Either way every input must be exactly once in the committed descriptor
+ * topic, whether the emitter learns the outcome on the notification itself or, after a failure
  * during that notification, on restore.
  */
 class DescriptorTransactionLossITCase {
@@ -58,10 +62,10 @@ class DescriptorTransactionLossITCase {
         WORKLOAD.send(KAFKA, INPUT_TOPIC, PARTITIONS, 0, WORKLOAD.count());
     }
 
-    @ParameterizedTest(name = "then {0}")
-    @EnumSource(FencingDescriptorSink.Then.class)
-    void everyDescriptorArrivesExactlyOnceAlthoughATransactionOfCommittedSetsWasAborted(
-            FencingDescriptorSink.Then then, @TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "fenced {0}, then {1}")
+    @MethodSource("faults")
+    void everyDescriptorArrivesExactlyOnceAlthoughATransactionOfCommittedSetsWasFenced(
+            FencingDescriptorSink.When when, FencingDescriptorSink.Then then, @TempDir Path dir) throws Exception {
         String runId = UUID.randomUUID().toString();
         String descriptorTopic = "descriptors-" + runId;
         String deadLetterTopic = "dead-letters-" + runId;
@@ -76,10 +80,10 @@ class DescriptorTransactionLossITCase {
         IngestJob.build(env, config, new IngestJob.Hooks() {
             @Override
             public Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
-                return new FencingDescriptorSink(sink, kafka.adminProperties(), runId, then);
+                return new FencingDescriptorSink(sink, kafka.adminProperties(), runId, when, then);
             }
         });
-        env.execute("descriptor transaction lost, then " + then);
+        env.execute("descriptor transaction fenced " + when + ", then " + then);
 
         String fenced = FencingDescriptorSink.fenced(runId);
         assertThat(fenced).as("a descriptor transaction was fenced").isNotNull();
@@ -88,12 +92,24 @@ class DescriptorTransactionLossITCase {
                     .description(fenced)
                     .get(1, TimeUnit.MINUTES)
                     .state();
-            assertThat(state)
-                    .as("the fenced transaction %s never committed", fenced)
-                    .isNotIn(TransactionState.COMPLETE_COMMIT, TransactionState.PREPARE_COMMIT);
+            if (when == FencingDescriptorSink.When.BEFORE_ITS_COMMIT) {
+                assertThat(state)
+                        .as("the fenced transaction %s never committed", fenced)
+                        .isNotIn(TransactionState.COMPLETE_COMMIT, TransactionState.PREPARE_COMMIT);
+            } else {
+                assertThat(state)
+                        .as("the transaction %s fenced after its commit no longer says it committed", fenced)
+                        .isEqualTo(TransactionState.EMPTY);
+            }
         }
         Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
         PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
         assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
+    }
+
+    static Stream<Arguments> faults() {
+        return Arrays.stream(FencingDescriptorSink.When.values())
+                .flatMap(when ->
+                        Arrays.stream(FencingDescriptorSink.Then.values()).map(then -> Arguments.of(when, then)));
     }
 }

@@ -16,13 +16,17 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
- * The job's real descriptor {@link KafkaSink}, except that once per run, just before its committer
- * commits a transaction that holds descriptors, the transaction is killed for real on the broker:
- * Admin {@code fenceProducers} bumps the producer epoch of its transactional id, which aborts the
- * open transaction, as the broker's transaction timeout would. Kafka's committer then gets {@code
- * ProducerFencedException}, logs it and drops the transaction; the descriptors it held are gone.
- * With {@link Then#FAIL_THE_NOTIFICATION} the committer also throws after that commit, so the job
- * restores from the checkpoint whose notification was running, and the loss meets a restore.
+ * The job's real descriptor {@link KafkaSink}, except that once per run its committer's first
+ * transaction that holds descriptors is fenced for real on the broker: Admin {@code
+ * fenceProducers} bumps the producer epoch of its transactional id. {@link When#BEFORE_ITS_COMMIT}
+ * fences it just before the commit, which aborts the open transaction, as the broker's transaction
+ * timeout would; Kafka's committer then gets {@code ProducerFencedException}, logs it and drops the
+ * transaction, and the descriptors it held are gone. {@link When#AFTER_ITS_COMMIT} fences it just
+ * after the commit, as a zombie producer or an operator's {@code kafka-transactions.sh} would: the
+ * descriptors are delivered, but the coordinator then calls the id {@code Empty}, the state it
+ * also gives an aborted transaction fenced in turn. With {@link Then#FAIL_THE_NOTIFICATION} the
+ * committer also throws after that commit, so the job restores from the checkpoint whose
+ * notification was running, and the fencing meets a restore.
  */
 final class FencingDescriptorSink extends DelegatingDescriptorSink {
 
@@ -30,6 +34,12 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
 
     /** The transactional id fenced in each run. */
     private static final ConcurrentMap<String, String> FENCED = new ConcurrentHashMap<>();
+
+    /** When the transaction is fenced. */
+    enum When {
+        BEFORE_ITS_COMMIT,
+        AFTER_ITS_COMMIT
+    }
 
     /** What the committer does after the fenced commit. */
     enum Then {
@@ -39,12 +49,15 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
 
     private final Properties adminProperties;
     private final String runId;
+    private final When when;
     private final Then then;
 
-    FencingDescriptorSink(KafkaSink<DescriptorRow> sink, Properties adminProperties, String runId, Then then) {
+    FencingDescriptorSink(
+            KafkaSink<DescriptorRow> sink, Properties adminProperties, String runId, When when, Then then) {
         super(sink);
         this.adminProperties = adminProperties;
         this.runId = runId;
+        this.when = when;
         this.then = then;
     }
 
@@ -64,10 +77,13 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
                         ? null
                         : requests.iterator().next().getCommittable().getTransactionalId();
                 boolean fence = transactionalId != null && FENCED.putIfAbsent(runId, transactionalId) == null;
-                if (fence) {
+                if (fence && when == When.BEFORE_ITS_COMMIT) {
                     fenceProducer(transactionalId);
                 }
                 committer.commit(requests);
+                if (fence && when == When.AFTER_ITS_COMMIT) {
+                    fenceProducer(transactionalId);
+                }
                 if (fence && then == Then.FAIL_THE_NOTIFICATION) {
                     throw new IllegalStateException(
                             "injected failure after fencing descriptor transaction " + transactionalId);

@@ -357,7 +357,12 @@ class LanceOutputITCase {
         @Override
         public Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
             return failure == Failure.DESCRIPTOR_TRANSACTION_LOST
-                    ? new FencingDescriptorSink(sink, adminProperties, runId, FencingDescriptorSink.Then.GO_ON)
+                    ? new FencingDescriptorSink(
+                            sink,
+                            adminProperties,
+                            runId,
+                            FencingDescriptorSink.When.BEFORE_ITS_COMMIT,
+                            FencingDescriptorSink.Then.GO_ON)
                     : sink;
         }
 
