@@ -122,7 +122,9 @@ public final class IngestJob {
                 .setDescriptorSink(
                         hooks.descriptorSink(kafka.descriptorSink()),
                         new KafkaDescriptorDeliveryCheck(
-                                kafka.adminProperties(), kafka.descriptorTransactionalIdPrefix()))
+                                kafka.adminProperties(),
+                                kafka.descriptorTransactionalIdPrefix(),
+                                kafka.descriptorTopic()))
                 .setExternalReadRetries(fetchSettings.retries());
         for (DescriptorOutput output : DescriptorOutputs.fromConfig(config, userClassLoader())) {
             sinkBuilder.addDescriptorOutput(hooks.descriptorOutput(output));

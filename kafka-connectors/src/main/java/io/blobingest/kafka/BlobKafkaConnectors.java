@@ -249,6 +249,11 @@ public final class BlobKafkaConnectors {
         return adminProperties;
     }
 
+    /** The topic the descriptor sinks write. */
+    public String descriptorTopic() {
+        return descriptorTopic;
+    }
+
     /** The prefix the descriptor sink's transactional ids start with. */
     public String descriptorTransactionalIdPrefix() {
         return transactionalIdPrefix + DESCRIPTOR_SINK_SUFFIX;

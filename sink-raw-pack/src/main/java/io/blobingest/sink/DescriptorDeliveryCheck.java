@@ -1,7 +1,9 @@
 package io.blobingest.sink;
 
+import io.blobingest.objectlayer.DescriptorRow;
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.Optional;
 
 /**
  * Tells whether the descriptor sink committed what it received in one epoch: the rows a subtask
@@ -17,6 +19,8 @@ import java.io.Serializable;
  * {@code e} or later, or after a restore from a checkpoint {@code >= e}.
  *
  * <p>Opened once per emitter subtask, on its task thread; every call must end within a deadline.
+ * A check whose answer needs longer work (reading delivered data) does it in the background and
+ * answers {@link Outcome#OPEN} until it is done.
  */
 public interface DescriptorDeliveryCheck extends Serializable {
 
@@ -40,16 +44,37 @@ public interface DescriptorDeliveryCheck extends Serializable {
     /** A connection for one subtask, closed with the emitter. */
     Session open() throws IOException;
 
+    /** One epoch, as the emitter that sent it knows it. */
+    interface Epoch {
+
+        /** The subtask that sent the epoch's rows (the emitter's index at that time). */
+        int subtask();
+
+        /** The checkpoint that closes the epoch. */
+        long epoch();
+
+        /**
+         * The emitter's wall-clock time (milliseconds since 1970) just before it sent the epoch's first
+         * row; 0 when it is not known (an epoch restored from an older state).
+         */
+        long firstRowSentAtMillis();
+
+        /**
+         * One of the rows the epoch held, read again from its committed manifest, preferring one
+         * that names its blob set ({@code blob.set}); empty when the epoch held no rows. For a check
+         * that must look at the delivered data to tell.
+         */
+        Optional<DescriptorRow> sampleRow() throws IOException;
+    }
+
     /** The calls of one subtask. */
     interface Session extends AutoCloseable {
 
         /**
-         * @param subtask the subtask that sent the epoch's rows (the emitter's index at that time)
-         * @param epoch the checkpoint that closes the epoch
          * @throws IOException when the outcome cannot be learned (unreachable, unknown transaction,
          *     deadline passed): the caller fails rather than guess
          */
-        Outcome outcome(int subtask, long epoch) throws IOException;
+        Outcome outcome(Epoch epoch) throws IOException;
 
         @Override
         void close() throws IOException;

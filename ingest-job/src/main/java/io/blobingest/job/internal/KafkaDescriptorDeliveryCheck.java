@@ -1,10 +1,16 @@
 package io.blobingest.job.internal;
 
+import io.blobingest.kafka.DescriptorRecords;
+import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.DescriptorDeliveryCheck;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -24,11 +30,21 @@ import org.slf4j.LoggerFactory;
  * {@code e}, and after a restore from checkpoint {@code c} it aborts and reuses only ids above
  * {@code c}. The transaction coordinator's state of the id (Admin {@code describeTransactions})
  * is therefore the epoch's outcome: {@code CompleteCommit} or {@code PrepareCommit} is committed;
- * {@code CompleteAbort}, {@code PrepareAbort}, {@code PrepareEpochFence}, or {@code Empty} (a
- * later {@code InitProducerId} under the id, which only a fencing producer sends) is aborted;
- * {@code Ongoing} is not decided yet. An unknown id (expired after the brokers'
- * {@code transactional.id.expiration.ms}, 7 days by default) or an unreachable cluster is an
- * error, never a guess.
+ * {@code CompleteAbort}, {@code PrepareAbort} or {@code PrepareEpochFence} is aborted; {@code
+ * Ongoing} is not decided yet.
+ *
+ * <p>{@code Empty} says only that an {@code InitProducerId} came under the id after its last
+ * transaction ended (a fencing producer: Admin {@code fenceProducers}, a zombie, {@code
+ * kafka-transactions.sh}), not how that transaction ended: a committed transaction fenced
+ * afterwards reads exactly as an aborted one fenced afterwards. The outcome is then read from the
+ * delivered data ({@link CommittedRecordSearch}): one of the epoch's rows, serialized as the
+ * descriptor sink serializes it, is looked for among the committed records of the descriptor topic
+ * sent since the epoch's first row; found, the epoch is committed, not found, aborted. The search
+ * runs in the background and the epoch is {@code OPEN} until it ends, which is once the
+ * transactions open on the descriptor topic when it started have ended (the next checkpoint).
+ *
+ * <p>An unknown id (expired after the brokers' {@code transactional.id.expiration.ms}, 7 days by
+ * default) or an unreachable cluster is an error, never a guess.
  */
 public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryCheck {
 
@@ -41,14 +57,18 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
 
     private final Properties adminProperties;
     private final String transactionalIdPrefix;
+    private final String descriptorTopic;
 
     /**
      * @param adminProperties an admin client's properties for the descriptor topic's cluster
      * @param transactionalIdPrefix the descriptor sink's transactional id prefix
+     * @param descriptorTopic the topic the descriptor sink writes, with {@link DescriptorRecords}
      */
-    public KafkaDescriptorDeliveryCheck(Properties adminProperties, String transactionalIdPrefix) {
+    public KafkaDescriptorDeliveryCheck(
+            Properties adminProperties, String transactionalIdPrefix, String descriptorTopic) {
         this.adminProperties = Objects.requireNonNull(adminProperties, "adminProperties");
         this.transactionalIdPrefix = Objects.requireNonNull(transactionalIdPrefix, "transactionalIdPrefix");
+        this.descriptorTopic = Objects.requireNonNull(descriptorTopic, "descriptorTopic");
     }
 
     /** The descriptor sink's transactional id of {@code subtask}'s rows of {@code epoch}. */
@@ -64,30 +84,89 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
 
     @Override
     public Session open() {
-        Admin admin = Admin.create(adminProperties);
-        return new Session() {
-            @Override
-            public Outcome outcome(int subtask, long epoch) throws IOException {
-                String transactionalId = transactionalId(subtask, epoch);
-                TransactionDescription description = describe(admin, transactionalId);
-                return switch (description.state()) {
-                    case COMPLETE_COMMIT, PREPARE_COMMIT -> Outcome.COMMITTED;
-                    case COMPLETE_ABORT, PREPARE_ABORT, PREPARE_EPOCH_FENCE, EMPTY -> {
-                        LOG.warn("Descriptor transaction {} did not commit: {}", transactionalId, description);
-                        yield Outcome.ABORTED;
-                    }
-                    case ONGOING -> Outcome.OPEN;
-                    default ->
-                        throw new IOException("transaction " + transactionalId + " is in state " + description.state()
-                                + ", which says neither committed nor aborted: " + description);
-                };
-            }
+        return new KafkaSession(Admin.create(adminProperties));
+    }
 
-            @Override
-            public void close() {
+    private final class KafkaSession implements Session {
+
+        private final Admin admin;
+        /** The searches running for epochs whose transaction reads {@code Empty}, by transactional id. */
+        private final Map<String, CommittedRecordSearch> searches = new HashMap<>();
+
+        private KafkaSession(Admin admin) {
+            this.admin = admin;
+        }
+
+        @Override
+        public Outcome outcome(Epoch epoch) throws IOException {
+            String transactionalId = transactionalId(epoch.subtask(), epoch.epoch());
+            TransactionDescription description = describe(admin, transactionalId);
+            return switch (description.state()) {
+                case COMPLETE_COMMIT, PREPARE_COMMIT -> Outcome.COMMITTED;
+                case COMPLETE_ABORT, PREPARE_ABORT, PREPARE_EPOCH_FENCE -> {
+                    LOG.warn("Descriptor transaction {} did not commit: {}", transactionalId, description);
+                    yield Outcome.ABORTED;
+                }
+                case EMPTY -> fromDeliveredRows(transactionalId, epoch, description);
+                case ONGOING -> Outcome.OPEN;
+                default ->
+                    throw new IOException("transaction " + transactionalId + " is in state " + description.state()
+                            + ", which says neither committed nor aborted: " + description);
+            };
+        }
+
+        private Outcome fromDeliveredRows(String transactionalId, Epoch epoch, TransactionDescription description)
+                throws IOException {
+            CommittedRecordSearch search = searches.get(transactionalId);
+            if (search == null) {
+                Optional<DescriptorRow> sample = epoch.sampleRow();
+                if (sample.isEmpty()) {
+                    LOG.info("Descriptor transaction {} held no rows: nothing to deliver again", transactionalId);
+                    return Outcome.ABORTED;
+                }
+                LOG.warn(
+                        "Descriptor transaction {} was fenced after it ended ({}), which hides whether it committed: "
+                                + "looking for its row {} among the committed records of {} sent since {}",
+                        transactionalId,
+                        description,
+                        sample.get().source(),
+                        descriptorTopic,
+                        epoch.firstRowSentAtMillis() == 0
+                                ? "the earliest"
+                                : Instant.ofEpochMilli(epoch.firstRowSentAtMillis()));
+                search = CommittedRecordSearch.start(
+                        "row " + sample.get().source() + " of descriptor transaction " + transactionalId,
+                        adminProperties,
+                        admin,
+                        DescriptorRecords.toProducerRecord(descriptorTopic, sample.get(), null),
+                        epoch.firstRowSentAtMillis());
+                searches.put(transactionalId, search);
+            }
+            Optional<Boolean> found = search.result();
+            if (found.isEmpty()) {
+                LOG.info("Still looking for the delivered rows of descriptor transaction {}", transactionalId);
+                return Outcome.OPEN;
+            }
+            searches.remove(transactionalId).close();
+            if (found.get()) {
+                LOG.info("Descriptor transaction {} committed: its row is in {}", transactionalId, descriptorTopic);
+                return Outcome.COMMITTED;
+            }
+            LOG.warn(
+                    "Descriptor transaction {} did not commit: its row is not in {}", transactionalId, descriptorTopic);
+            return Outcome.ABORTED;
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                for (CommittedRecordSearch search : searches.values()) {
+                    search.close();
+                }
+            } finally {
                 admin.close(LOOKUP_TIMEOUT);
             }
-        };
+        }
     }
 
     private static TransactionDescription describe(Admin admin, String transactionalId) throws IOException {

@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
+import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -24,6 +26,7 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.util.SimpleVersionedListState;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,6 +100,8 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
     private transient List<PendingDelivery> pending;
     /** Sets emitted into the current epoch. */
     private transient List<EmittedBlobSet> currentEpochSets;
+    /** The wall-clock time just before the current epoch's first row was sent. */
+    private transient long currentEpochFirstRowSentAt;
     /** The checkpoint that will close the current epoch. */
     private transient long currentEpoch;
 
@@ -204,6 +209,9 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
 
     private void emit(EmittedBlobSet set, boolean firstTime) throws IOException {
         boolean once = firstTime && emitOnce;
+        if (deliveryCheck != null && currentEpochSets.isEmpty()) {
+            currentEpochFirstRowSentAt = System.currentTimeMillis();
+        }
         long rows;
         try (DescriptorManifestReader manifest = DescriptorManifestReader.open(set.manifestPath())) {
             if (!manifest.blobSet().equals(set.blobSet())) {
@@ -235,7 +243,10 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
         super.snapshotState(context);
         if (!currentEpochSets.isEmpty()) {
             pending.add(new PendingDelivery(
-                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), currentEpoch, currentEpochSets));
+                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    currentEpoch,
+                    currentEpochFirstRowSentAt,
+                    currentEpochSets));
             currentEpochSets = new ArrayList<>();
         }
         pendingState.update(pending);
@@ -261,7 +272,7 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
             }
             DescriptorDeliveryCheck.Outcome outcome;
             try {
-                outcome = checkSession.outcome(delivery.subtask(), delivery.epoch());
+                outcome = checkSession.outcome(new PendingEpoch(delivery));
             } catch (IOException e) {
                 throw new IOException(
                         "cannot learn whether the descriptors of blob sets " + delivery.blobSetNames()
@@ -317,9 +328,64 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
         }
     }
 
+    /**
+     * Waits, serving the task's mailbox (checkpoints and their notifications), until every closed
+     * epoch is settled: an epoch found aborted after the end of input could not be sent again, and
+     * one whose check takes a while (a fenced transaction searched for in the descriptor topic) must
+     * not be left undecided when the job finishes. The current epoch, holding the last sets and any
+     * sent again, is committed by the job's final checkpoint.
+     */
     @Override
-    public void endInput() {
+    public void endInput() throws InterruptedException {
+        if (deliveryCheck != null && !pending.isEmpty()) {
+            LOG.info("Input ended: waiting for the delivery of {} epochs of descriptors: {}", pending.size(), pending);
+            MailboxExecutor mailbox =
+                    getContainingTask().getMailboxExecutorFactory().createExecutor(TaskMailbox.MIN_PRIORITY);
+            while (!pending.isEmpty()) {
+                mailbox.yield();
+            }
+        }
         endOfInput = true;
+    }
+
+    /** A pending delivery as the check sees it; its sample row is read only if the check asks. */
+    private record PendingEpoch(PendingDelivery delivery) implements DescriptorDeliveryCheck.Epoch {
+
+        @Override
+        public int subtask() {
+            return delivery.subtask();
+        }
+
+        @Override
+        public long epoch() {
+            return delivery.epoch();
+        }
+
+        @Override
+        public long firstRowSentAtMillis() {
+            return delivery.firstRowSentAtMillis();
+        }
+
+        @Override
+        public Optional<DescriptorRow> sampleRow() throws IOException {
+            DescriptorRow any = null;
+            for (EmittedBlobSet set : delivery.sets()) {
+                if (set.rowCount() == 0) {
+                    continue;
+                }
+                try (DescriptorManifestReader manifest = DescriptorManifestReader.open(set.manifestPath())) {
+                    for (DescriptorRow row = manifest.nextRow(); row != null; row = manifest.nextRow()) {
+                        if (row.blobSet() != null) {
+                            return Optional.of(row);
+                        }
+                        if (any == null) {
+                            any = row;
+                        }
+                    }
+                }
+            }
+            return Optional.ofNullable(any);
+        }
     }
 
     @Override

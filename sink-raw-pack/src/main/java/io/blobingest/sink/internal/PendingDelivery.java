@@ -8,8 +8,10 @@ import java.util.List;
  *
  * @param subtask the emitter subtask that sent them, which names the descriptor sink's transaction
  * @param epoch the checkpoint that closes the epoch and commits its transaction
+ * @param firstRowSentAtMillis the emitter's wall-clock time just before it sent the epoch's first row;
+ *     0 when not known (restored from {@link PendingDeliverySerializer#VERSION_1} bytes)
  */
-public record PendingDelivery(int subtask, long epoch, List<EmittedBlobSet> sets) {
+public record PendingDelivery(int subtask, long epoch, long firstRowSentAtMillis, List<EmittedBlobSet> sets) {
 
     public PendingDelivery {
         sets = List.copyOf(sets);

@@ -14,13 +14,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.LongStream;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.mailbox.Mail;
+import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +38,10 @@ class CommittedDescriptorEmitterTest {
     private static final long MIB = 1024 * 1024;
     /** Outcome per epoch, per test; absent = the check cannot answer. */
     private static final Map<String, Map<Long, Outcome>> OUTCOMES = new ConcurrentHashMap<>();
+    /** What the check was told about each epoch it was asked about, per test. */
+    private static final Map<String, List<Asked>> ASKED = new ConcurrentHashMap<>();
+
+    private record Asked(int subtask, long epoch, long firstRowSentAtMillis, Optional<DescriptorRow> sampleRow) {}
 
     @TempDir
     Path base;
@@ -69,6 +77,34 @@ class CommittedDescriptorEmitterTest {
                             .map(p -> p.getFileName().toString()))
                     .containsExactly("2-0");
         }
+    }
+
+    @Test
+    void theCheckLearnsWhenAnEpochsFirstRowWasSentAndGetsASampleRowNamingItsSet() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable set = committedSet(writers);
+        OperatorSubtaskState state;
+        long before;
+        long after;
+        try (var harness = harness(writers)) {
+            harness.open();
+            before = System.currentTimeMillis();
+            harness.processElement(committed(set, 1));
+            after = System.currentTimeMillis();
+            state = harness.snapshot(1, 1);
+        }
+        outcome(1, Outcome.COMMITTED);
+        try (var restored = harness(writers)) {
+            restored.setRestoredCheckpointId(1);
+            restored.initializeState(state);
+            restored.open();
+        }
+        assertThat(ASKED.get(testId)).singleElement().satisfies(asked -> {
+            assertThat(asked.epoch()).isEqualTo(1);
+            assertThat(asked.firstRowSentAtMillis()).isBetween(before, after);
+            assertThat(asked.sampleRow())
+                    .hasValueSatisfying(row -> assertThat(row.blobSet()).isEqualTo(set.blobSet()));
+        });
     }
 
     @Test
@@ -114,14 +150,41 @@ class CommittedDescriptorEmitterTest {
     }
 
     @Test
-    void anEpochAbortedAfterTheEndOfInputFailsNamingItsManifest() throws Exception {
+    void theEndOfInputWaitsUntilEveryClosedEpochIsSettled() throws Exception {
         WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
         BlobSetCommittable set = committedSet(writers);
         try (var harness = harness(writers)) {
             harness.open();
             harness.processElement(committed(set, 1));
             harness.snapshot(1, 1);
+            outcome(1, Outcome.OPEN);
+            harness.notifyOfCompletedCheckpoint(1);
+            // Served by endInput while it waits, as the task's next checkpoint notification would be.
+            harness.getTaskMailbox()
+                    .put(new Mail(
+                            () -> {
+                                outcome(1, Outcome.ABORTED);
+                                harness.notifyOfCompletedCheckpoint(1);
+                            },
+                            TaskMailbox.MAX_PRIORITY,
+                            "notification of checkpoint 1, again"));
             harness.endInput();
+
+            assertThat(rows(harness))
+                    .as("the epoch aborted while the input was ending, sent again before it ended")
+                    .hasSize(2 * (int) set.rowCount());
+        }
+    }
+
+    @Test
+    void anEpochAbortedAfterTheEndOfInputFailsNamingItsManifest() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable set = committedSet(writers);
+        try (var harness = harness(writers)) {
+            harness.open();
+            harness.processElement(committed(set, 1));
+            harness.endInput();
+            harness.snapshot(1, 1);
             outcome(1, Outcome.ABORTED);
             assertThatThrownBy(() -> harness.notifyOfCompletedCheckpoint(1))
                     .hasMessageContaining("aborted after the end of input")
@@ -200,10 +263,13 @@ class CommittedDescriptorEmitterTest {
         public Session open() {
             return new Session() {
                 @Override
-                public Outcome outcome(int subtask, long epoch) throws IOException {
-                    Outcome outcome = OUTCOMES.getOrDefault(testId, Map.of()).get(epoch);
+                public Outcome outcome(Epoch epoch) throws IOException {
+                    ASKED.computeIfAbsent(testId, id -> new CopyOnWriteArrayList<>())
+                            .add(new Asked(
+                                    epoch.subtask(), epoch.epoch(), epoch.firstRowSentAtMillis(), epoch.sampleRow()));
+                    Outcome outcome = OUTCOMES.getOrDefault(testId, Map.of()).get(epoch.epoch());
                     if (outcome == null) {
-                        throw new IOException("no outcome scripted for epoch " + epoch);
+                        throw new IOException("no outcome scripted for epoch " + epoch.epoch());
                     }
                     return outcome;
                 }
