@@ -12,7 +12,6 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
@@ -209,40 +208,22 @@ final class CommittedRecordSearch implements AutoCloseable {
         return !expected.hasNext() && !actual.hasNext();
     }
 
-    /** Stops the search and waits for its thread, at most {@code timeout}. */
-    void close(Duration timeout) throws IOException {
+    /** Stops the search and waits for its thread, at most {@link #ADMIN_TIMEOUT}. */
+    @Override
+    public void close() throws IOException {
         closed = true;
         KafkaConsumer<byte[], byte[]> reader = consumer;
         if (reader != null) {
             reader.wakeup();
         }
         try {
-            thread.join(timeout.toMillis());
+            thread.join(ADMIN_TIMEOUT.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while stopping the search for " + description, e);
         }
         if (thread.isAlive()) {
             thread.interrupt();
-        }
-    }
-
-    @Override
-    public void close() throws IOException {
-        close(ADMIN_TIMEOUT);
-    }
-
-    @Override
-    public String toString() {
-        return "search for " + description + (found.isDone() ? " (done)" : " (running)");
-    }
-
-    /** For tests: waits for the result at most {@code timeout}. */
-    boolean await(Duration timeout) throws IOException, InterruptedException, TimeoutException {
-        try {
-            return found.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new IOException("the search for " + description + " failed: " + e.getCause(), e.getCause());
         }
     }
 }
