@@ -3,10 +3,13 @@ package io.blobingest.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.kafka.BlobKafkaConnectors;
+import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.RollPolicy;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -16,6 +19,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -28,6 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -46,6 +51,8 @@ class DescriptorTransactionLossITCase {
     private static final int PARTITIONS = IngestJobFailoverITCase.PARTITIONS;
     private static final String INPUT_TOPIC = IngestJobFailoverITCase.INPUT_TOPIC;
     private static final TestWorkload WORKLOAD = new TestWorkload(23, 600);
+    private static final int LAST_RUN_FROM = 100;
+    private static final int LAST_RUN_TO = 160;
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
@@ -103,6 +110,56 @@ class DescriptorTransactionLossITCase {
             }
         }
         Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
+        PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
+        assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
+    }
+
+    /**
+     * The last descriptor transaction of a bounded run fenced before its commit. Every subtask reads
+     * its whole input before the first checkpoint, so it seals one blob set, and the transaction
+     * holding that set's descriptors, the first one committed, is also its last. Before the
+     * emitter waited for it, the job's final checkpoint committed that transaction unchecked: the
+     * job finished with one subtask's descriptors missing and nothing said.
+     */
+    @ParameterizedTest(name = "fenced {0}")
+    @EnumSource(FencingDescriptorSink.When.class)
+    void theLastDescriptorsOfABoundedRunArriveExactlyOnceAlthoughTheirTransactionWasFenced(
+            FencingDescriptorSink.When when, @TempDir Path dir) throws Exception {
+        String runId = UUID.randomUUID().toString();
+        String inputTopic = "last-input-" + runId;
+        String descriptorTopic = "descriptors-" + runId;
+        String deadLetterTopic = "dead-letters-" + runId;
+        KAFKA.createTopic(inputTopic, PARTITIONS);
+        KAFKA.createTopic(descriptorTopic, 1);
+        KAFKA.createTopic(deadLetterTopic, 1);
+        // Past the placement boundaries and the large blobs: read in well under one interval.
+        WORKLOAD.send(KAFKA, inputTopic, PARTITIONS, LAST_RUN_FROM, LAST_RUN_TO);
+        Path base = dir.resolve("base");
+        Configuration config = IngestJobFailoverITCase.jobConfiguration(
+                KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, deadLetterTopic, base);
+        config.set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
+        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(2));
+        BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        IngestJob.build(env, config, new IngestJob.Hooks() {
+            @Override
+            public Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
+                return new FencingDescriptorSink(
+                        sink, kafka.adminProperties(), runId, when, FencingDescriptorSink.Then.GO_ON);
+            }
+        });
+        env.execute("last descriptor transaction fenced " + when);
+
+        assertThat(FencingDescriptorSink.fenced(runId))
+                .as("a descriptor transaction was fenced")
+                .isNotNull();
+        try (Stream<Path> manifests = Files.list(base.resolve("_descriptors"))) {
+            assertThat(manifests.filter(file -> file.toString().endsWith(".arrow")))
+                    .as("one blob set per subtask, so the fenced transaction held a subtask's last descriptors")
+                    .hasSize(PARTITIONS);
+        }
+        Set<Integer> all = IntStream.range(LAST_RUN_FROM, LAST_RUN_TO).boxed().collect(Collectors.toSet());
         PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
         assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
     }
