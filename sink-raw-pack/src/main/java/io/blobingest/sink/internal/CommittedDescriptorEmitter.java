@@ -307,13 +307,6 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
     }
 
     private void reEmit(PendingDelivery delivery) throws IOException {
-        if (endOfInput) {
-            blobSetsNotDelivered.inc(delivery.sets().size());
-            throw new IOException("the descriptor transaction of subtask " + delivery.subtask() + ", epoch "
-                    + delivery.epoch() + " was aborted after the end of input, so the descriptors of blob sets "
-                    + delivery.blobSetNames() + " are not delivered and cannot be sent again; re-emit them from "
-                    + delivery.sets().stream().map(EmittedBlobSet::manifestPath).toList());
-        }
         LOG.warn(
                 "The descriptor transaction of subtask {}, epoch {} was aborted (the broker's transaction timeout, "
                         + "or a fencing producer): sending the descriptors of its {} blob sets {} again, into epoch {}",
@@ -329,19 +322,27 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
     }
 
     /**
-     * Waits, serving the task's mailbox (checkpoints and their notifications), until every closed
-     * epoch is settled: an epoch found aborted after the end of input could not be sent again, and
-     * one whose check takes a while (a fenced transaction searched for in the descriptor topic) must
-     * not be left undecided when the job finishes. The current epoch, holding the last sets and any
-     * sent again, is committed by the job's final checkpoint.
+     * Waits, serving the task's mailbox (checkpoints and their notifications), until every row this
+     * operator sent is known to be committed: the current epoch, which holds the last blob sets'
+     * rows, is closed by the next checkpoint and checked on its notification like any other, and
+     * an epoch found aborted is sent again and waited for in turn. Only then does the end of input
+     * pass to the descriptor sink. The job's final checkpoint then commits an empty epoch: its
+     * notification is the last call Flink makes on the task, too late to send anything again, so a
+     * last epoch committed there unchecked would be lost without a word if its transaction were
+     * aborted (the broker's timeout, a fencing producer). Costs a bounded run one checkpoint.
      */
     @Override
     public void endInput() throws InterruptedException {
-        if (deliveryCheck != null && !pending.isEmpty()) {
-            LOG.info("Input ended: waiting for the delivery of {} epochs of descriptors: {}", pending.size(), pending);
+        if (deliveryCheck != null && (!pending.isEmpty() || !currentEpochSets.isEmpty())) {
+            LOG.info(
+                    "Input ended: waiting until the descriptors of the current epoch ({} blob sets) and of {} "
+                            + "closed epochs are delivered: {}",
+                    currentEpochSets.size(),
+                    pending.size(),
+                    pending);
             MailboxExecutor mailbox =
                     getContainingTask().getMailboxExecutorFactory().createExecutor(TaskMailbox.MIN_PRIORITY);
-            while (!pending.isEmpty()) {
+            while (!pending.isEmpty() || !currentEpochSets.isEmpty()) {
                 mailbox.yield();
             }
         }

@@ -20,16 +20,16 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
  * Holds back the end of input in front of the sink writer until the last blob set is committed
  * and its descriptors are in the descriptor sink: one checkpoint completed after the input ended,
  * whose notification commits the last blob set and emits its descriptors to the descriptor sink.
- * The descriptor sink's transaction holding them is then committed by the job's final checkpoint,
- * as any sink's last transaction is.
+ * The emitter then holds the end of input until the descriptor transaction holding them is
+ * known to be committed ({@link CommittedDescriptorEmitter#endInput}); without a delivery check,
+ * the job's final checkpoint commits it, as any sink's last transaction.
  *
  * <p>Why: Flink 2.2 emits the committables of a job's <em>final</em> checkpoint to a post-commit
  * topology after that topology's input has ended (FLINK-38614), when a transactional descriptor
  * sink can no longer commit them. Without this operator a bounded run would commit its last blob
  * set but never deliver its descriptors. With it, the final
  * checkpoint finds the writer empty, so nothing is emitted to the post-commit topology after its
- * input ended. (Until issue #6 the operator waited for a second checkpoint to commit the descriptor
- * transaction too; the final checkpoint does that, and the wait cost one checkpoint interval.)
+ * input ended.
  *
  * <p>Assumes the writer, committer, descriptor emitter and descriptor sink are chained in one task
  * (they are: same parallelism, forward edges), so that the descriptors emitted on the

@@ -26,6 +26,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.tasks.mailbox.Mail;
 import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.util.function.ThrowingRunnable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -159,36 +160,41 @@ class CommittedDescriptorEmitterTest {
             harness.snapshot(1, 1);
             outcome(1, Outcome.OPEN);
             harness.notifyOfCompletedCheckpoint(1);
-            // Served by endInput while it waits, as the task's next checkpoint notification would be.
-            harness.getTaskMailbox()
-                    .put(new Mail(
-                            () -> {
-                                outcome(1, Outcome.ABORTED);
-                                harness.notifyOfCompletedCheckpoint(1);
-                            },
-                            TaskMailbox.MAX_PRIORITY,
-                            "notification of checkpoint 1, again"));
+            // Served by endInput while it waits, as the task's next checkpoints would be.
+            mail(harness, "notification of checkpoint 1, again", () -> {
+                outcome(1, Outcome.ABORTED);
+                harness.notifyOfCompletedCheckpoint(1);
+            });
+            mail(harness, "checkpoint 2", () -> checkpoint(harness, 2, Outcome.COMMITTED));
             harness.endInput();
 
             assertThat(rows(harness))
                     .as("the epoch aborted while the input was ending, sent again before it ended")
                     .hasSize(2 * (int) set.rowCount());
+            assertThat(harness.getTaskMailbox().hasMail())
+                    .as("the end of input waited for the epoch sent again to commit")
+                    .isFalse();
         }
     }
 
     @Test
-    void anEpochAbortedAfterTheEndOfInputFailsNamingItsManifest() throws Exception {
+    void theEndOfInputWaitsUntilTheCurrentEpochIsCheckedAndSendsItAgainIfItWasAborted() throws Exception {
         WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
         BlobSetCommittable set = committedSet(writers);
         try (var harness = harness(writers)) {
             harness.open();
             harness.processElement(committed(set, 1));
+            // The last set's epoch is still the current one when the input ends.
+            mail(harness, "checkpoint 1, its transaction aborted", () -> checkpoint(harness, 1, Outcome.ABORTED));
+            mail(harness, "checkpoint 2", () -> checkpoint(harness, 2, Outcome.COMMITTED));
             harness.endInput();
-            harness.snapshot(1, 1);
-            outcome(1, Outcome.ABORTED);
-            assertThatThrownBy(() -> harness.notifyOfCompletedCheckpoint(1))
-                    .hasMessageContaining("aborted after the end of input")
-                    .hasMessageContaining(set.manifestPath().toString());
+
+            assertThat(rows(harness))
+                    .as("the last epoch, aborted after the end of input, sent again before the input ended")
+                    .hasSize(2 * (int) set.rowCount());
+            assertThat(harness.getTaskMailbox().hasMail())
+                    .as("the end of input waited for both checkpoints")
+                    .isFalse();
         }
     }
 
@@ -227,6 +233,21 @@ class CommittedDescriptorEmitterTest {
             WriterHarness writers) throws Exception {
         return new OneInputStreamOperatorTestHarness<>(
                 new CommittedDescriptorEmitter(writers.settings, new ScriptedCheck(testId), false));
+    }
+
+    /** Checkpoint {@code id}: the snapshot, then its notification, the check answering {@code outcome}. */
+    private void checkpoint(OneInputStreamOperatorTestHarness<?, ?> harness, long id, Outcome outcome)
+            throws Exception {
+        harness.snapshot(id, id);
+        outcome(id, outcome);
+        harness.notifyOfCompletedCheckpoint(id);
+    }
+
+    /** Puts {@code action} in the task's mailbox, where a waiting {@code endInput} runs it. */
+    private static void mail(
+            OneInputStreamOperatorTestHarness<?, ?> harness, String description, ThrowingRunnable<Exception> action)
+            throws Exception {
+        harness.getTaskMailbox().put(new Mail(action, TaskMailbox.MAX_PRIORITY, description));
     }
 
     private void outcome(long epoch, Outcome outcome) {
