@@ -71,14 +71,15 @@ final class S3ReadBench {
                 LatencyProxy proxy = new LatencyProxy(s3.address(), delay, bandwidth)) {
             URI base = s3.upload(Path.of(localBase), "blob-ingest");
             initializeFileSystems(proxy.port());
-            return read(sample, batches, base);
+            return read(sample, batches, base, proxy);
         } finally {
             // Later readers in this JVM must not reach the stopped server through Flink's cache.
             org.apache.flink.core.fs.FileSystem.initialize(new Configuration(), null);
         }
     }
 
-    private S3ReadFigures read(ReadSample sample, List<List<Sampled>> batches, URI base) throws IOException {
+    private S3ReadFigures read(ReadSample sample, List<List<Sampled>> batches, URI base, LatencyProxy proxy)
+            throws IOException {
         CountingBlobStorage storage = new CountingBlobStorage(new FlinkFileSystemStorage());
         List<AutoCloseable> layers = new ArrayList<>();
         ExecutorService lancePool = Executors.newFixedThreadPool(S3ReadFigures.LANCE_IO_PARALLELISM);
@@ -99,14 +100,33 @@ final class S3ReadBench {
             }
             List<ReadWay> timed = new ArrayList<>(List.of(batch, lanceStyle));
             timed.addAll(holeWays);
+            List<String> names = new ArrayList<>(List.of("batches", "Lance-style"));
+            HOLE_LIMITS.forEach(limit -> names.add("batches, hole limit " + limit / 1024 + " KiB"));
             for (ReadWay way : timed) {
                 way.round(batches);
             }
             long verified = Long.MAX_VALUE;
+            long[] exchanges = new long[timed.size()];
+            long[] responseBytes = new long[timed.size()];
             for (int round = 0; round < S3ReadFigures.TIMED_ROUNDS; round++) {
-                for (ReadWay way : timed) {
-                    verified = Math.min(verified, way.timedRound(batches, round));
+                for (int i = 0; i < timed.size(); i++) {
+                    long exchangesBefore = proxy.exchanges();
+                    long bytesBefore = proxy.responseBytes();
+                    verified = Math.min(verified, timed.get(i).timedRound(batches, round));
+                    exchanges[i] += proxy.exchanges() - exchangesBefore;
+                    responseBytes[i] += proxy.responseBytes() - bytesBefore;
                 }
+            }
+            // What crossed the link, per round: HEADs (one per stream a read opens) are HTTP
+            // exchanges the Object Layer's request count does not see, hole bytes are response bytes.
+            for (int i = 0; i < timed.size(); i++) {
+                System.err.printf(
+                        "read-side-s3: %s: %,d HTTP exchanges (GET and HEAD) and %,.1f MB of responses per round,"
+                                + " for %,d reads%n",
+                        names.get(i),
+                        exchanges[i] / S3ReadFigures.TIMED_ROUNDS,
+                        responseBytes[i] / 1e6 / S3ReadFigures.TIMED_ROUNDS,
+                        timed.get(i).median().requests());
             }
 
             ObjectLayer local =
