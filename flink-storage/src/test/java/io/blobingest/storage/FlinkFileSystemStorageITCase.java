@@ -157,7 +157,7 @@ class FlinkFileSystemStorageITCase {
     }
 
     @Test
-    void eachRangedReadIsOneBoundedGet() throws IOException {
+    void eachRangedReadIsOneGetOfExactlyItsBytes() throws IOException {
         String key = "requests/object.blob";
         URI uri = S3.uri(key);
         int length = 3 * 1024 * 1024;
@@ -176,17 +176,18 @@ class FlinkFileSystemStorageITCase {
             // 300 KiB forward: Flink's seek() would skip() this gap by reading it.
             int forward = middle + 200 * 1024 + 300 * 1024;
             assertRangeReadsBack(object, content, forward, 10 * 1024);
-            // Inside the range the previous GET asked for (readahead 64 KiB), but that GET ended when its
-            // read was done and the stream went idle (its connection back in the pool): a GET of its own.
+            // Right after the previous read: a GET of its own, the previous one ended with its read.
             assertRangeReadsBack(object, content, forward + 10 * 1024, 20 * 1024);
             assertRangeReadsBack(object, content, 16, 1024 * 1024);
 
+            // Each GET asks for exactly the bytes read, not S3A's 64 KiB readahead: with small blobs
+            // the readahead's bytes were most of what crossed the link (docs/benchmarks.md).
             assertThat(S3.recordedGets())
                     .containsExactly(
                             new ObjectGet(key, range(length - footer, footer)),
                             new ObjectGet(key, range(middle, 200 * 1024)),
-                            new ObjectGet(key, range(forward, 64 * 1024)),
-                            new ObjectGet(key, range(forward + 10 * 1024, 64 * 1024)),
+                            new ObjectGet(key, range(forward, 10 * 1024)),
+                            new ObjectGet(key, range(forward + 10 * 1024, 20 * 1024)),
                             new ObjectGet(key, range(16, 1024 * 1024)));
             // Hadoop's S3A open() reads the status again: Flink's FileSystem cannot hand it over.
             assertThat(S3.recordedHeads()).containsExactly(key, key);
