@@ -28,9 +28,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A batch read spanning more S3 objects (Raw Packs) than the S3 client has connections. S3A's pool holds
  * {@code fs.s3a.connection.maximum} connections (96 by default), and a stream whose ranged GET
- * was not read to its end keeps its connection leased: a random-policy GET asks for at least
- * {@code fs.s3a.readahead.range} (64 KiB), so every small read leaves one such stream. A batch
- * keeps its objects open until it ends, so their idle streams must not hold connections.
+ * was not read to its end keeps its connection leased. A batch keeps its objects open until it
+ * ends, so their idle streams must not hold connections. Two things see to it: the Object Layer's
+ * streams ask for exactly the bytes they read (no readahead), and an idle stream is unbuffered.
+ * When this test was written only the second did: with S3A's 64 KiB readahead, every small read
+ * left its GET unfinished, and the batch failed with {@code Timeout waiting for connection from
+ * pool}.
  */
 class S3ConnectionPoolITCase {
 
@@ -43,7 +46,7 @@ class S3ConnectionPoolITCase {
     private static final String POOL_WAIT_MS = "2000";
     private static final String BLOB_SET = "pool-set";
     private static final int PACKS = 12;
-    /** Below S3A's readahead: each read's GET has bytes left when the read is done. */
+    /** Below S3A's default readahead (64 KiB), which a stream that reads ahead would leave unread. */
     private static final int SMALL_ENTRY = 1_000;
 
     private static final int GAP_ENTRY = 500_000;

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * else a newly opened one (on S3 one more HEAD). Reads from several threads run at once, each on
  * its own stream (the Object Layer keeps an object store's reads of one object in flight
  * together); reads one after the other reuse one stream. An idle stream holds no connection: it is
- * unbuffered when its read is done ({@link StreamUnbuffering}), so a batch may keep more objects
+ * unbuffered when its read is done ({@link HadoopStreams#unbuffer}), so a batch may keep more objects
  * open than the S3 client has connections.
  *
  * <p>Positioned reads go through {@link ByteBufferReadable#read(long, ByteBuffer)} when the stream
@@ -205,17 +205,24 @@ public final class FlinkReadableObject implements ReadableObject {
                 return stream;
             }
         }
-        return new Stream(fileSystem.open(path));
+        FSDataInputStream in = fileSystem.open(path);
+        try {
+            HadoopStreams.readExactRanges(in);
+        } catch (IOException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
+        return new Stream(in);
     }
 
     /**
-     * Keeps the stream for the next read, unbuffered ({@link StreamUnbuffering}: on S3 its
+     * Keeps the stream for the next read, unbuffered ({@link HadoopStreams#unbuffer}: on S3 its
      * connection goes back to the pool), or closes it if the object was closed meanwhile or it
      * cannot be unbuffered.
      */
     private void release(Stream stream) throws IOException {
         try {
-            StreamUnbuffering.unbuffer(stream.in);
+            HadoopStreams.unbuffer(stream.in);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Closing a stream of {} instead of keeping it: unbuffering it failed", location, e);
             stream.in.close();
