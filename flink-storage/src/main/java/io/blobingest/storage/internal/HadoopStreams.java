@@ -47,18 +47,14 @@ final class HadoopStreams {
         }
     };
 
-    private HadoopStreams() {}
-
     private static final ClassValue<Optional<Method>> SET_READAHEAD = new ClassValue<>() {
         @Override
         protected Optional<Method> computeValue(Class<?> type) {
-            try {
-                return Optional.of(type.getMethod("setReadahead", Long.class));
-            } catch (NoSuchMethodException e) {
-                return Optional.empty();
-            }
+            return publicMethod(type, "setReadahead", Long.class);
         }
     };
+
+    private HadoopStreams() {}
 
     /**
      * Makes each read of {@code stream} ask for exactly its bytes, if it is a Hadoop stream whose
@@ -67,16 +63,8 @@ final class HadoopStreams {
      * @throws IOException if the file system refused: the caller closes the stream
      */
     static void readExactRanges(FSDataInputStream stream) throws IOException {
-        Optional<Object> hadoop = hadoopStream(stream);
-        if (hadoop.isEmpty()) {
-            return;
-        }
-        Optional<Method> setReadahead = SET_READAHEAD.get(hadoop.get().getClass());
-        if (setReadahead.isEmpty()) {
-            return;
-        }
         try {
-            invoke(setReadahead.get(), hadoop.get(), 0L);
+            callOnHadoopStream(stream, SET_READAHEAD, 0L);
         } catch (UnsupportedOperationException e) {
             // Hadoop's FSDataInputStream says so for a wrapped stream that does not read ahead.
         }
@@ -88,13 +76,19 @@ final class HadoopStreams {
      * @throws IOException if unbuffering failed: the caller closes the stream instead of keeping it
      */
     static void unbuffer(FSDataInputStream stream) throws IOException {
+        callOnHadoopStream(stream, UNBUFFER);
+    }
+
+    /** Calls {@code method} on the Hadoop stream inside {@code stream}, if there is one and it has the method. */
+    private static void callOnHadoopStream(
+            FSDataInputStream stream, ClassValue<Optional<Method>> method, Object... arguments) throws IOException {
         Optional<Object> hadoop = hadoopStream(stream);
         if (hadoop.isEmpty()) {
             return;
         }
-        Optional<Method> unbuffer = UNBUFFER.get(hadoop.get().getClass());
-        if (unbuffer.isPresent()) {
-            invoke(unbuffer.get(), hadoop.get());
+        Optional<Method> found = method.get(hadoop.get().getClass());
+        if (found.isPresent()) {
+            invoke(found.get(), hadoop.get(), arguments);
         }
     }
 
@@ -116,9 +110,9 @@ final class HadoopStreams {
                 : stream;
     }
 
-    private static Optional<Method> publicMethod(Class<?> type, String name) {
+    private static Optional<Method> publicMethod(Class<?> type, String name, Class<?>... parameterTypes) {
         try {
-            return Optional.of(type.getMethod(name));
+            return Optional.of(type.getMethod(name, parameterTypes));
         } catch (NoSuchMethodException e) {
             return Optional.empty();
         }
