@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -73,28 +74,11 @@ class DescriptorTransactionLossITCase {
     @MethodSource("faults")
     void everyDescriptorArrivesExactlyOnceAlthoughATransactionOfCommittedSetsWasFenced(
             FencingDescriptorSink.When when, FencingDescriptorSink.Then then, @TempDir Path dir) throws Exception {
-        String runId = UUID.randomUUID().toString();
-        String descriptorTopic = "descriptors-" + runId;
-        String deadLetterTopic = "dead-letters-" + runId;
-        KAFKA.createTopic(descriptorTopic, 1);
-        KAFKA.createTopic(deadLetterTopic, 1);
-        Path base = dir.resolve("base");
-        Configuration config = IngestJobFailoverITCase.jobConfiguration(
-                KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, deadLetterTopic, base);
-        BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
+        FencedRun run = FencedRun.create(dir);
 
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
-        IngestJob.build(env, config, new IngestJob.Hooks() {
-            @Override
-            public Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
-                return new FencingDescriptorSink(sink, kafka.adminProperties(), runId, when, then);
-            }
-        });
-        env.execute("descriptor transaction fenced " + when + ", then " + then);
+        String fenced = run.execute(when, then);
 
-        String fenced = FencingDescriptorSink.fenced(runId);
-        assertThat(fenced).as("a descriptor transaction was fenced").isNotNull();
-        try (Admin admin = Admin.create(kafka.adminProperties())) {
+        try (Admin admin = Admin.create(run.kafka().adminProperties())) {
             TransactionState state = admin.describeTransactions(List.of(fenced))
                     .description(fenced)
                     .get(1, TimeUnit.MINUTES)
@@ -109,9 +93,7 @@ class DescriptorTransactionLossITCase {
                         .isEqualTo(TransactionState.EMPTY);
             }
         }
-        Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
-        PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
-        assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
+        run.assertEachInputExactlyOnce(0, WORKLOAD.count());
     }
 
     /**
@@ -125,43 +107,67 @@ class DescriptorTransactionLossITCase {
     @EnumSource(FencingDescriptorSink.When.class)
     void theLastDescriptorsOfABoundedRunArriveExactlyOnceAlthoughTheirTransactionWasFenced(
             FencingDescriptorSink.When when, @TempDir Path dir) throws Exception {
-        String runId = UUID.randomUUID().toString();
-        String inputTopic = "last-input-" + runId;
-        String descriptorTopic = "descriptors-" + runId;
-        String deadLetterTopic = "dead-letters-" + runId;
+        FencedRun run = FencedRun.create(dir);
+        String inputTopic = "last-input-" + run.runId();
         KAFKA.createTopic(inputTopic, PARTITIONS);
-        KAFKA.createTopic(descriptorTopic, 1);
-        KAFKA.createTopic(deadLetterTopic, 1);
         // Past the placement boundaries and the large blobs: read in well under one interval.
         WORKLOAD.send(KAFKA, inputTopic, PARTITIONS, LAST_RUN_FROM, LAST_RUN_TO);
-        Path base = dir.resolve("base");
-        Configuration config = IngestJobFailoverITCase.jobConfiguration(
-                KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, deadLetterTopic, base);
-        config.set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
-        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(2));
-        BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
+        run.config().set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
+        run.config().set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(2));
 
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
-        IngestJob.build(env, config, new IngestJob.Hooks() {
-            @Override
-            public Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
-                return new FencingDescriptorSink(
-                        sink, kafka.adminProperties(), runId, when, FencingDescriptorSink.Then.GO_ON);
-            }
-        });
-        env.execute("last descriptor transaction fenced " + when);
+        run.execute(when, FencingDescriptorSink.Then.GO_ON);
 
-        assertThat(FencingDescriptorSink.fenced(runId))
-                .as("a descriptor transaction was fenced")
-                .isNotNull();
-        try (Stream<Path> manifests = Files.list(base.resolve("_descriptors"))) {
+        try (Stream<Path> manifests = Files.list(run.base().resolve("_descriptors"))) {
             assertThat(manifests.filter(file -> file.toString().endsWith(".arrow")))
                     .as("one blob set per subtask, so the fenced transaction held a subtask's last descriptors")
                     .hasSize(PARTITIONS);
         }
-        Set<Integer> all = IntStream.range(LAST_RUN_FROM, LAST_RUN_TO).boxed().collect(Collectors.toSet());
-        PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
-        assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
+        run.assertEachInputExactlyOnce(LAST_RUN_FROM, LAST_RUN_TO);
+    }
+
+    /** One run of the job, on descriptor and dead-letter topics of its own, with a fenced descriptor sink. */
+    private record FencedRun(
+            String runId, String descriptorTopic, String deadLetterTopic, Path base, Configuration config) {
+
+        static FencedRun create(Path dir) throws Exception {
+            String runId = UUID.randomUUID().toString();
+            String descriptorTopic = "descriptors-" + runId;
+            String deadLetterTopic = "dead-letters-" + runId;
+            KAFKA.createTopic(descriptorTopic, 1);
+            KAFKA.createTopic(deadLetterTopic, 1);
+            Path base = dir.resolve("base");
+            Configuration config = IngestJobFailoverITCase.jobConfiguration(
+                    KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, deadLetterTopic, base);
+            return new FencedRun(runId, descriptorTopic, deadLetterTopic, base, config);
+        }
+
+        BlobKafkaConnectors kafka() {
+            return BlobKafkaConnectors.fromConfig(config);
+        }
+
+        /** @return the descriptor transaction the run fenced */
+        String execute(FencingDescriptorSink.When when, FencingDescriptorSink.Then then) throws Exception {
+            Properties adminProperties = kafka().adminProperties();
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+            IngestJob.build(env, config, new IngestJob.Hooks() {
+                @Override
+                public Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
+                    return new FencingDescriptorSink(sink, adminProperties, runId, when, then);
+                }
+            });
+            env.execute("descriptor transaction fenced " + when + ", then " + then);
+
+            String fenced = FencingDescriptorSink.fenced(runId);
+            assertThat(fenced).as("a descriptor transaction was fenced").isNotNull();
+            return fenced;
+        }
+
+        /** Inputs {@code from..to-1} each exactly once in the descriptor topic, byte-exact; no dead letters. */
+        void assertEachInputExactlyOnce(int from, int to) throws Exception {
+            Set<Integer> inputs = IntStream.range(from, to).boxed().collect(Collectors.toSet());
+            PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, inputs);
+            assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
+        }
     }
 
     static Stream<Arguments> faults() {

@@ -333,7 +333,7 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
      */
     @Override
     public void endInput() throws InterruptedException {
-        if (deliveryCheck != null && (!pending.isEmpty() || !currentEpochSets.isEmpty())) {
+        if (deliveryCheck != null && !everyRowKnownCommitted()) {
             LOG.info(
                     "Input ended: waiting until the descriptors of the current epoch ({} blob sets) and of {} "
                             + "closed epochs are delivered: {}",
@@ -342,11 +342,16 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
                     pending);
             MailboxExecutor mailbox =
                     getContainingTask().getMailboxExecutorFactory().createExecutor(TaskMailbox.MIN_PRIORITY);
-            while (!pending.isEmpty() || !currentEpochSets.isEmpty()) {
+            while (!everyRowKnownCommitted()) {
                 mailbox.yield();
             }
         }
         endOfInput = true;
+    }
+
+    /** No row sent into the current epoch, and no closed epoch still to be settled. */
+    private boolean everyRowKnownCommitted() {
+        return pending.isEmpty() && currentEpochSets.isEmpty();
     }
 
     /** A pending delivery as the check sees it; its sample row is read only if the check asks. */
