@@ -13,6 +13,7 @@ import java.util.Optional;
  *
  * @param records records preloaded into the input topic
  * @param bytes their value bytes
+ * @param disk the same bytes written sequentially to the workload's directory: the physical limit
  */
 public record WorkloadOutcome(
         BenchWorkload workload,
@@ -24,7 +25,8 @@ public record WorkloadOutcome(
         ReadFigures read,
         Optional<S3ReadFigures> s3Read,
         Map<String, SteadyFigures> steady,
-        List<FreshnessFigures> freshness) {
+        List<FreshnessFigures> freshness,
+        DiskFigures disk) {
 
     public WorkloadOutcome {
         steady = Map.copyOf(steady);
@@ -40,6 +42,8 @@ public record WorkloadOutcome(
     public static final double TARGET_S3_VS_LANCE_STYLE = 1.0;
     public static final double TARGET_STEADY_VS_FILESINK = 1.0;
     public static final double TARGET_STEADY_VS_CONSUME = 0.7;
+    /** Where the disk is the limit (a workload larger than the page cache). */
+    public static final double TARGET_STEADY_VS_DISK = 0.9;
     /** The freshness target: p99 at most one checkpoint interval plus this. */
     public static final Duration TARGET_FRESHNESS_SLACK = Duration.ofSeconds(1);
     /** The interval {@code freshness_p99_over_interval} is taken at. */
@@ -83,6 +87,16 @@ public record WorkloadOutcome(
     /** blob-ingest's steady bytes/s over the plain consumer's. */
     public Optional<Double> steadyVsConsume() {
         return steadyRatio(consume);
+    }
+
+    /** blob-ingest's steady bytes/s over a sequential write's, fsync included, to the same directory. */
+    public Optional<Double> steadyVsDisk() {
+        return steady(ingest).map(mine -> mine.megabytesPerSecond() / disk.syncedMegabytesPerSecond());
+    }
+
+    /** blob-ingest's steady bytes/s over a sequential write's without fsync: what the page cache takes. */
+    public Optional<Double> steadyVsPageCache() {
+        return steady(ingest).map(mine -> mine.megabytesPerSecond() / disk.unsyncedMegabytesPerSecond());
     }
 
     private Optional<Double> steadyRatio(ContenderFigures other) {
@@ -150,21 +164,22 @@ public record WorkloadOutcome(
 
     /**
      * {@code RESULT workload=W steady_vs_filesink=x.xx steady_vs_consume=x.xx freshness_p99_over_interval=x.xx
-     * s3_batch_speedup=xx s3_vs_ideal=x.xx s3_vs_lance_style=x.xx}; a figure this run did not
-     * measure is {@value #NOT_MEASURED}.
+     * s3_batch_speedup=xx s3_vs_ideal=x.xx s3_vs_lance_style=x.xx steady_vs_disk=x.xx}; a figure this
+     * run did not measure is {@value #NOT_MEASURED}.
      */
     public String streamingResultLine() {
         return String.format(
                 Locale.ROOT,
                 "RESULT workload=%s steady_vs_filesink=%s steady_vs_consume=%s freshness_p99_over_interval=%s"
-                        + " s3_batch_speedup=%s s3_vs_ideal=%s s3_vs_lance_style=%s",
+                        + " s3_batch_speedup=%s s3_vs_ideal=%s s3_vs_lance_style=%s steady_vs_disk=%s",
                 workload.label(),
                 format(steadyVsFilesink(), "%.2f"),
                 format(steadyVsConsume(), "%.2f"),
                 format(freshnessForResult().map(FreshnessFigures::p99OverInterval), "%.2f"),
                 format(s3Read.map(S3ReadFigures::batchSpeedup), "%.0f"),
                 format(s3Read.map(S3ReadFigures::batchVsIdeal), "%.2f"),
-                format(s3Read.map(S3ReadFigures::batchVsLanceStyle), "%.2f"));
+                format(s3Read.map(S3ReadFigures::batchVsLanceStyle), "%.2f"),
+                format(steadyVsDisk(), "%.2f"));
     }
 
     private static String format(Optional<Double> value, String format) {

@@ -2,6 +2,7 @@ package io.blobingest.job.cli;
 
 import io.blobingest.job.bench.BenchWorkload;
 import io.blobingest.job.bench.ContenderFigures;
+import io.blobingest.job.bench.DiskFigures;
 import io.blobingest.job.bench.FreshnessFigures;
 import io.blobingest.job.bench.ReadFigures;
 import io.blobingest.job.bench.S3ReadFigures;
@@ -392,6 +393,22 @@ public final class BenchCommand implements Callable<Integer> {
                     String.format(Locale.ROOT, "%.1f", contender.cpu().toMillis() / 1000.0 / (outcome.bytes() / 1e9)));
         }
         table.print(out);
+        DiskFigures disk = outcome.disk();
+        out.printf(
+                Locale.ROOT,
+                "disk: the same %,.1f MB written sequentially to the same directory, 1 MiB writes: %.1f MB/s ended by"
+                        + " an fsync, %.1f MB/s without (page cache); blob-ingest steady/disk %s (target >= %.1f where"
+                        + " the input outgrows the page cache), steady/page cache %s%n",
+                disk.bytes() / 1e6,
+                disk.syncedMegabytesPerSecond(),
+                disk.unsyncedMegabytesPerSecond(),
+                outcome.steadyVsDisk()
+                        .map(r -> String.format(Locale.ROOT, "%.2f", r))
+                        .orElse(WorkloadOutcome.NOT_MEASURED),
+                WorkloadOutcome.TARGET_STEADY_VS_DISK,
+                outcome.steadyVsPageCache()
+                        .map(r -> String.format(Locale.ROOT, "%.2f", r))
+                        .orElse(WorkloadOutcome.NOT_MEASURED));
         boolean consumeTarget = outcome.workload() == BenchWorkload.FRAMES;
         out.printf(
                 Locale.ROOT,

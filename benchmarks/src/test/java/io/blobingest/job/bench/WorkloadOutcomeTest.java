@@ -12,6 +12,8 @@ class WorkloadOutcomeTest {
 
     private static final long RECORDS = 1_000;
     private static final long BYTES = 400_000_000;
+    /** 400 MB/s with fsync, 2,000 MB/s without. */
+    private static final DiskFigures DISK = new DiskFigures(BYTES, Duration.ofSeconds(1), Duration.ofMillis(200));
 
     @Test
     void ratiosCompareTheSameInputOverEachContendersTime() {
@@ -40,16 +42,17 @@ class WorkloadOutcomeTest {
                 withoutS3.read(),
                 Optional.of(S3ReadFiguresTest.figures(10_000)),
                 Map.of(),
-                List.of());
+                List.of(),
+                DISK);
 
         assertThat(withoutS3.streamingResultLine())
                 .isEqualTo("RESULT workload=small steady_vs_filesink=n/a"
                         + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=n/a s3_vs_ideal=n/a"
-                        + " s3_vs_lance_style=n/a");
+                        + " s3_vs_lance_style=n/a steady_vs_disk=n/a");
         assertThat(withS3.streamingResultLine())
                 .isEqualTo("RESULT workload=small steady_vs_filesink=n/a"
                         + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=40 s3_vs_ideal=1.25"
-                        + " s3_vs_lance_style=0.80");
+                        + " s3_vs_lance_style=0.80 steady_vs_disk=n/a");
         assertThat(withS3.problems()).isEmpty();
     }
 
@@ -69,13 +72,38 @@ class WorkloadOutcomeTest {
                 List.of(
                         FreshnessFiguresTest.figures(Duration.ofSeconds(1), 2_100),
                         FreshnessFiguresTest.figures(Duration.ofSeconds(2), 2_900),
-                        FreshnessFiguresTest.figures(Duration.ofSeconds(10), 11_000)));
+                        FreshnessFiguresTest.figures(Duration.ofSeconds(10), 11_000)),
+                DISK);
 
         assertThat(outcome.streamingResultLine())
                 .isEqualTo("RESULT workload=small steady_vs_filesink=1.25"
                         + " steady_vs_consume=0.50 freshness_p99_over_interval=1.45 s3_batch_speedup=40"
                         + " s3_vs_ideal=1.25"
-                        + " s3_vs_lance_style=0.80");
+                        + " s3_vs_lance_style=0.80 steady_vs_disk=0.25");
+    }
+
+    @Test
+    void theDiskRatiosSetBlobIngestsSteadyRateAgainstASequentialWriteWithAndWithoutFsync() {
+        WorkloadOutcome plain = outcome(RECORDS, read(10_000, 10_000));
+        WorkloadOutcome outcome = new WorkloadOutcome(
+                plain.workload(),
+                RECORDS,
+                BYTES,
+                plain.consume(),
+                plain.filesink(),
+                plain.ingest(),
+                plain.read(),
+                Optional.empty(),
+                Map.of("blob-ingest", steady(360)),
+                List.of(),
+                DISK);
+
+        assertThat(DISK.syncedMegabytesPerSecond()).isEqualTo(400.0);
+        assertThat(DISK.unsyncedMegabytesPerSecond()).isEqualTo(2_000.0);
+        assertThat(outcome.steadyVsDisk()).hasValue(0.9);
+        assertThat(outcome.steadyVsPageCache()).hasValue(0.18);
+        assertThat(outcome.streamingResultLine()).endsWith(" steady_vs_disk=0.90");
+        assertThat(plain.steadyVsDisk()).as("without a steady phase").isEmpty();
     }
 
     @Test
@@ -91,12 +119,13 @@ class WorkloadOutcomeTest {
                 plain.read(),
                 Optional.empty(),
                 Map.of("filesink", steady(80), "blob-ingest", steady(100)),
-                List.of(FreshnessFiguresTest.figures(Duration.ofSeconds(1), 2_100)));
+                List.of(FreshnessFiguresTest.figures(Duration.ofSeconds(1), 2_100)),
+                DISK);
 
         assertThat(outcome.streamingResultLine())
                 .isEqualTo("RESULT workload=small steady_vs_filesink=1.25"
                         + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=n/a s3_vs_ideal=n/a"
-                        + " s3_vs_lance_style=n/a");
+                        + " s3_vs_lance_style=n/a steady_vs_disk=0.25");
     }
 
     /** A steady phase of 1 s at {@code megabytesPerSecond}. */
@@ -117,7 +146,8 @@ class WorkloadOutcomeTest {
                 outcome.read(),
                 Optional.of(S3ReadFiguresTest.figures(9_999)),
                 Map.of(),
-                List.of());
+                List.of(),
+                DISK);
 
         assertThat(withS3.problems()).containsExactly("small: the S3 read side verified 9,999 of 10,000 blobs");
     }
@@ -143,7 +173,8 @@ class WorkloadOutcomeTest {
                 read,
                 Optional.empty(),
                 Map.of(),
-                List.of());
+                List.of(),
+                DISK);
     }
 
     private static ContenderFigures contender(String name, long records, long seconds) {

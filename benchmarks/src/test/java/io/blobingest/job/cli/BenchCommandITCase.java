@@ -49,7 +49,7 @@ class BenchCommandITCase {
                 .matches("RESULT workload=small steady_vs_filesink=(n/a|\\d+\\.\\d\\d)"
                         + " steady_vs_consume=(n/a|\\d+\\.\\d\\d)"
                         + " freshness_p99_over_interval=n/a s3_batch_speedup=\\d+ s3_vs_ideal=\\d+\\.\\d\\d"
-                        + " s3_vs_lance_style=\\d+\\.\\d\\d");
+                        + " s3_vs_lance_style=\\d+\\.\\d\\d steady_vs_disk=(n/a|\\d+\\.\\d\\d)");
         assertThat(lines.get(lines.size() - 2))
                 .matches("RESULT workload=small ingest_vs_consume=\\d+\\.\\d\\d ingest_vs_filesink=\\d+\\.\\d\\d"
                         + " read_vs_raw=\\d+\\.\\d\\d read_requests_ratio=\\d+");
@@ -67,7 +67,9 @@ class BenchCommandITCase {
                 .contains("read side over s3://")
                 .contains("the same " + SAMPLE + " descriptors")
                 .containsPattern("Lance-style .* \\d+\\.\\d +\\d+ ")
-                .contains("steady phase: from the first commit of input at or past 25%");
+                .contains("steady phase: from the first commit of input at or past 25%")
+                .containsPattern("disk: the same [\\d,.]+ MB written sequentially to the same directory, 1 MiB"
+                        + " writes: \\d+\\.\\d MB/s ended by an fsync, \\d+\\.\\d MB/s without");
         assertThat(dir.resolve("bench/small/blob-ingest/_descriptors")).isDirectoryContaining("glob:**.arrow");
 
         for (String contender : List.of("consume", "filesink", "blob-ingest", "read-side", "read-side-s3")) {

@@ -3,6 +3,7 @@ package io.blobingest.job.bench.internal;
 import io.blobingest.job.IngestJobOptions;
 import io.blobingest.job.bench.BenchWorkload;
 import io.blobingest.job.bench.ContenderFigures;
+import io.blobingest.job.bench.DiskFigures;
 import io.blobingest.job.bench.FreshnessFigures;
 import io.blobingest.job.bench.ReadFigures;
 import io.blobingest.job.bench.S3ReadFigures;
@@ -154,6 +155,13 @@ public final class BenchRunner {
                 records.count(),
                 bytes / 1e6,
                 (System.nanoTime() - started) / 1e9);
+        DiskFigures disk = DiskWriteBaseline.measure(directory, bytes, settings.seed());
+        progress.printf(
+                Locale.ROOT,
+                "%s: the disk writes the same bytes at %.1f MB/s with fsync, %.1f MB/s without%n",
+                workload.label(),
+                disk.syncedMegabytesPerSecond(),
+                disk.unsyncedMegabytesPerSecond());
 
         ChildJvm children = children(workload);
         KeyValueLine kafka = KeyValueLine.builder()
@@ -246,7 +254,7 @@ public final class BenchRunner {
             }
         }
         return new WorkloadOutcome(
-                workload, records.count(), bytes, consume, filesink, blobIngest, read, s3Read, steady, freshness);
+                workload, records.count(), bytes, consume, filesink, blobIngest, read, s3Read, steady, freshness, disk);
     }
 
     private FreshnessFigures freshness(
