@@ -32,18 +32,8 @@ class WorkloadOutcomeTest {
     @Test
     void theStreamingResultLineCarriesTheS3RatiosAndSaysWhatWasNotMeasured() {
         WorkloadOutcome withoutS3 = outcome(RECORDS, read(10_000, 10_000));
-        WorkloadOutcome withS3 = new WorkloadOutcome(
-                withoutS3.workload(),
-                RECORDS,
-                BYTES,
-                withoutS3.consume(),
-                withoutS3.filesink(),
-                withoutS3.ingest(),
-                withoutS3.read(),
-                Optional.of(S3ReadFiguresTest.figures(10_000)),
-                Map.of(),
-                List.of(),
-                DISK);
+        WorkloadOutcome withS3 =
+                withStreaming(withoutS3, Optional.of(S3ReadFiguresTest.figures(10_000)), Map.of(), List.of());
 
         assertThat(withoutS3.streamingResultLine())
                 .isEqualTo("RESULT workload=small steady_vs_filesink=n/a"
@@ -59,21 +49,14 @@ class WorkloadOutcomeTest {
     @Test
     void theStreamingResultLineCarriesSteadyRatiosAndTheP99OverTheTwoSecondInterval() {
         WorkloadOutcome plain = outcome(RECORDS, read(10_000, 10_000));
-        WorkloadOutcome outcome = new WorkloadOutcome(
-                plain.workload(),
-                RECORDS,
-                BYTES,
-                plain.consume(),
-                plain.filesink(),
-                plain.ingest(),
-                plain.read(),
+        WorkloadOutcome outcome = withStreaming(
+                plain,
                 Optional.of(S3ReadFiguresTest.figures(10_000)),
                 Map.of("consume", steady(200), "filesink", steady(80), "blob-ingest", steady(100)),
                 List.of(
                         FreshnessFiguresTest.figures(Duration.ofSeconds(1), 2_100),
                         FreshnessFiguresTest.figures(Duration.ofSeconds(2), 2_900),
-                        FreshnessFiguresTest.figures(Duration.ofSeconds(10), 11_000)),
-                DISK);
+                        FreshnessFiguresTest.figures(Duration.ofSeconds(10), 11_000)));
 
         assertThat(outcome.streamingResultLine())
                 .isEqualTo("RESULT workload=small steady_vs_filesink=1.25"
@@ -85,18 +68,7 @@ class WorkloadOutcomeTest {
     @Test
     void theDiskRatiosSetBlobIngestsSteadyRateAgainstASequentialWriteWithAndWithoutFsync() {
         WorkloadOutcome plain = outcome(RECORDS, read(10_000, 10_000));
-        WorkloadOutcome outcome = new WorkloadOutcome(
-                plain.workload(),
-                RECORDS,
-                BYTES,
-                plain.consume(),
-                plain.filesink(),
-                plain.ingest(),
-                plain.read(),
-                Optional.empty(),
-                Map.of("blob-ingest", steady(360)),
-                List.of(),
-                DISK);
+        WorkloadOutcome outcome = withStreaming(plain, Optional.empty(), Map.of("blob-ingest", steady(360)), List.of());
 
         assertThat(DISK.syncedMegabytesPerSecond()).isEqualTo(400.0);
         assertThat(DISK.unsyncedMegabytesPerSecond()).isEqualTo(2_000.0);
@@ -109,7 +81,25 @@ class WorkloadOutcomeTest {
     @Test
     void aSteadyRatioNeedsBothContendersSteadyPhases() {
         WorkloadOutcome plain = outcome(RECORDS, read(10_000, 10_000));
-        WorkloadOutcome outcome = new WorkloadOutcome(
+        WorkloadOutcome outcome = withStreaming(
+                plain,
+                Optional.empty(),
+                Map.of("filesink", steady(80), "blob-ingest", steady(100)),
+                List.of(FreshnessFiguresTest.figures(Duration.ofSeconds(1), 2_100)));
+
+        assertThat(outcome.streamingResultLine())
+                .isEqualTo("RESULT workload=small steady_vs_filesink=1.25"
+                        + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=n/a s3_vs_ideal=n/a"
+                        + " s3_vs_lance_style=n/a steady_vs_disk=0.25");
+    }
+
+    /** {@code plain}'s contenders and reads, with these streaming figures. */
+    private static WorkloadOutcome withStreaming(
+            WorkloadOutcome plain,
+            Optional<S3ReadFigures> s3Read,
+            Map<String, SteadyFigures> steady,
+            List<FreshnessFigures> freshness) {
+        return new WorkloadOutcome(
                 plain.workload(),
                 RECORDS,
                 BYTES,
@@ -117,15 +107,10 @@ class WorkloadOutcomeTest {
                 plain.filesink(),
                 plain.ingest(),
                 plain.read(),
-                Optional.empty(),
-                Map.of("filesink", steady(80), "blob-ingest", steady(100)),
-                List.of(FreshnessFiguresTest.figures(Duration.ofSeconds(1), 2_100)),
+                s3Read,
+                steady,
+                freshness,
                 DISK);
-
-        assertThat(outcome.streamingResultLine())
-                .isEqualTo("RESULT workload=small steady_vs_filesink=1.25"
-                        + " steady_vs_consume=n/a freshness_p99_over_interval=n/a s3_batch_speedup=n/a s3_vs_ideal=n/a"
-                        + " s3_vs_lance_style=n/a steady_vs_disk=0.25");
     }
 
     /** A steady phase of 1 s at {@code megabytesPerSecond}. */
@@ -136,18 +121,8 @@ class WorkloadOutcomeTest {
     @Test
     void anUnverifiedBlobOverS3IsAProblem() {
         WorkloadOutcome outcome = outcome(RECORDS, read(10_000, 10_000));
-        WorkloadOutcome withS3 = new WorkloadOutcome(
-                outcome.workload(),
-                RECORDS,
-                BYTES,
-                outcome.consume(),
-                outcome.filesink(),
-                outcome.ingest(),
-                outcome.read(),
-                Optional.of(S3ReadFiguresTest.figures(9_999)),
-                Map.of(),
-                List.of(),
-                DISK);
+        WorkloadOutcome withS3 =
+                withStreaming(outcome, Optional.of(S3ReadFiguresTest.figures(9_999)), Map.of(), List.of());
 
         assertThat(withS3.problems()).containsExactly("small: the S3 read side verified 9,999 of 10,000 blobs");
     }
