@@ -2,15 +2,18 @@ package io.blobingest.job;
 
 import io.blobingest.job.internal.ClassifyRecords;
 import io.blobingest.job.internal.DescriptorOutputs;
+import io.blobingest.job.internal.KafkaDescriptorDeliveryCheck;
 import io.blobingest.job.internal.SplitManifestRows;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.sink.CheckedManifestRows;
 import io.blobingest.sink.DescriptorOutputOptions;
 import io.blobingest.sink.EarlierCommittedRows;
 import io.blobingest.sink.manifest.ManifestFileEnumerator;
+import io.blobingest.sink.manifest.ManifestRow;
 import io.blobingest.sink.manifest.ManifestRowFormat;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -28,8 +31,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * <pre>
  *  FileSource over the *.arrow manifests   (one split per file; rows read so far in checkpoints)
  *        |
- *  SplitManifestRows ---- Inline, Packed, Dedicated rows, unchanged ----&gt; KafkaSink (EXACTLY_ONCE,
- *        |       |                                                       own transactional ids) -&gt; descriptor topic
+ *  SplitManifestRows ---- Inline, Packed, Dedicated rows, unchanged ---&gt; ManifestRowEmitter (each epoch
+ *        |       |         (with their manifest and index)                checked, an aborted one sent again)
+ *        |       |                                                        -&gt; KafkaSink (EXACTLY_ONCE, own
+ *        |       |                                                       transactional ids) -&gt; descriptor topic
  *        |       +------- the same rows, with the old base -------------&gt; further descriptor outputs (Lance)
  *        |       \------- rows too large to send: descriptor-too-large
  *        |                 dead letters, to the ingest job's dead-letter sink
@@ -40,13 +45,18 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * Re-entered rows keep their key, attributes and source coordinates; their new descriptors and
  * manifests are those of any placed input. Passed-through rows name bytes of blob sets that are
  * committed already, so they need not wait for a checkpoint of this job's blob sets, and they are
- * in no new manifest (a manifest names only sidecars of its own blob set).
+ * in no new manifest (a manifest names only sidecars of its own blob set). Their sink's
+ * transactions are checked like the Raw Pack sink's descriptor transactions: the rows of one
+ * aborted after its checkpoint are read from their manifests again and sent once more ({@link
+ * CheckedManifestRows}).
  */
 public final class BackfillJob {
 
     public static final String MANIFEST_SOURCE_UID = "manifest-source";
     public static final String SPLIT_ROWS_UID = "split-manifest-rows";
+    public static final String PASSED_THROUGH_EMITTER_UID = "passed-through-emitter";
     public static final String PASSED_THROUGH_SINK_UID = "passed-through-sink";
+    public static final String PASSED_THROUGH_ROWS_UID = "passed-through-rows";
 
     private BackfillJob() {}
 
@@ -64,19 +74,30 @@ public final class BackfillJob {
     /** The same topology, with {@code hooks} applied at the ingest job's seams (failure-injection tests). */
     static void build(StreamExecutionEnvironment env, ReadableConfig config, Path manifests, IngestJob.Hooks hooks) {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.sinksFromConfig(config);
-        FileSource<DescriptorRow> source = FileSource.forBulkFileFormat(
-                        new ManifestRowFormat(BlobTypes.DESCRIPTOR_ROW), manifests)
+        FileSource<ManifestRow> source = FileSource.forBulkFileFormat(
+                        new ManifestRowFormat(SplitManifestRows.MANIFEST_ROW), manifests)
                 .setFileEnumerator(ManifestFileEnumerator::new)
                 .build();
         SingleOutputStreamOperator<BlobRecord> reentered = env.fromSource(
-                        source, WatermarkStrategy.noWatermarks(), "Descriptor manifests", BlobTypes.DESCRIPTOR_ROW)
+                        source,
+                        WatermarkStrategy.noWatermarks(),
+                        "Descriptor manifests",
+                        SplitManifestRows.MANIFEST_ROW)
                 .uid(MANIFEST_SOURCE_UID)
                 .process(new SplitManifestRows(kafka.descriptorRecordLimit()), BlobTypes.BLOB_RECORD)
                 .name("Split manifest rows")
                 .uid(SPLIT_ROWS_UID);
-        DataStream<DescriptorRow> passedThrough = reentered.getSideOutput(SplitManifestRows.PASSED_THROUGH);
-        passedThrough
-                .sinkTo(kafka.passedThroughDescriptorSink())
+        DataStream<ManifestRow> passedThrough = reentered.getSideOutput(SplitManifestRows.PASSED_THROUGH);
+        CheckedManifestRows.checked(
+                        passedThrough,
+                        new KafkaDescriptorDeliveryCheck(
+                                kafka.adminProperties(),
+                                kafka.passedThroughTransactionalIdPrefix(),
+                                kafka.descriptorTopic()),
+                        config,
+                        BlobTypes.DESCRIPTOR_ROW)
+                .uid(PASSED_THROUGH_EMITTER_UID)
+                .sinkTo(hooks.passedThroughDescriptorSink(kafka.passedThroughDescriptorSink()))
                 .name("Passed-through descriptor sink")
                 .uid(PASSED_THROUGH_SINK_UID);
         IngestJob.place(
@@ -94,7 +115,7 @@ public final class BackfillJob {
      * {@code _descriptors} (SPEC section 3). Without such an output they need no base.
      */
     private static List<EarlierCommittedRows> passedThroughToOutputs(
-            DataStream<DescriptorRow> passedThrough, ReadableConfig config, Path manifests) {
+            DataStream<ManifestRow> passedThrough, ReadableConfig config, Path manifests) {
         if (DescriptorOutputs.fromConfig(config, IngestJob.userClassLoader()).isEmpty()) {
             return List.of();
         }
@@ -108,7 +129,13 @@ public final class BackfillJob {
                     + "passes through in the base of their manifests: give the manifests as <base>/"
                     + BlobSets.DESCRIPTORS_DIRECTORY + "/ or one manifest in it, not " + manifests);
         }
-        return List.of(new EarlierCommittedRows(
-                passedThrough, descriptors.getParent().toUri().toString()));
+        // Each row once, as the source reads it: the further outputs commit on their own and never
+        // lose a transaction with the descriptor sink, so they take none of its re-sent rows.
+        DataStream<DescriptorRow> rows = passedThrough
+                .map(ManifestRow::row, BlobTypes.DESCRIPTOR_ROW)
+                .name("Passed-through rows")
+                .uid(PASSED_THROUGH_ROWS_UID);
+        return List.of(
+                new EarlierCommittedRows(rows, descriptors.getParent().toUri().toString()));
     }
 }

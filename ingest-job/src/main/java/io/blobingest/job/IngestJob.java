@@ -186,6 +186,11 @@ public final class IngestJob {
             return sink;
         }
 
+        /** May wrap the backfill's sink of the rows it passes through unchanged. */
+        default Sink<DescriptorRow> passedThroughDescriptorSink(KafkaSink<DescriptorRow> sink) {
+            return sink;
+        }
+
         /** May wrap each further descriptor output the configuration enables (a Lance dataset). */
         default DescriptorOutput descriptorOutput(DescriptorOutput output) {
             return output;

@@ -59,14 +59,17 @@ import org.slf4j.LoggerFactory;
  * its timeout the first wins. Its thread counts until it really ends (a read may ignore the
  * interrupt): at most {@link #MAX_THREADS_PER_SLOT} {@code * concurrency} fetch threads are alive,
  * so healthy fetches keep their slots beside as many stuck ones, and past that bound the next
- * fetch waits for a thread to end. At the end of input the stage waits for every fetch in flight.
+ * fetch waits for a thread to end. The bound is the subtask's in this TaskManager, not this
+ * instance's: threads that earlier attempts of the task left stuck still count ({@link
+ * ReadThreads#join}), so task restarts cannot pile them up. At the end of input the stage waits
+ * for every fetch in flight.
  *
  * <p>Completions and timeouts run in the task's mailbox thread, like everything else that touches
  * the in-flight map and the output; fetch threads only hand their outcome to the mailbox.
  *
  * <p>Metrics under {@code externalFetch}: {@code latencyMs} (a histogram of whole fetches,
  * retries included, from start to outcome), {@code retries}, {@code threads} (fetch threads alive,
- * those of fetches given up included), and {@code deadLetters.<code>} for the
+ * those of fetches given up included, by earlier attempts too), and {@code deadLetters.<code>} for the
  * codes this stage gives.
  */
 public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
@@ -150,7 +153,12 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         super.open();
         inFlight = new IdentityHashMap<>();
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        threads = new ReadThreads("external-fetch-" + subtask + "-", MAX_THREADS_PER_SLOT * concurrency);
+        // A thread's end, of this attempt's fetches or of an earlier attempt's stuck one, may free the
+        // place that process() waits for: the mail wakes its mailbox.yield().
+        threads = ReadThreads.join(
+                "external-fetch-" + subtask + "-",
+                MAX_THREADS_PER_SLOT * concurrency,
+                () -> inMailbox(() -> {}, "end of a fetch thread"));
         MetricGroup metrics = getMetricGroup().addGroup("externalFetch");
         metrics.gauge("threads", (Gauge<Integer>) threads::alive);
         retries = metrics.counter("retries", new ThreadSafeSimpleCounter()); // incremented by fetch threads
@@ -186,9 +194,11 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
             if (!warned && inFlight.size() < concurrency) {
                 LOG.warn(
                         "All {} external fetch threads are alive, {} of them still in fetches given up at their "
-                                + "timeout (reads that ignore interrupts); the next fetch waits until one of them ends",
+                                + "timeout by this or an earlier attempt of the task (reads that ignore interrupts); "
+                                + "the next fetch waits until one of them ends: {}",
                         threads.alive(),
-                        threads.alive() - inFlight.size());
+                        threads.alive() - inFlight.size(),
+                        threads.describeAlive());
                 warned = true;
             }
             mailbox.yield();
@@ -204,7 +214,7 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
                 .registerTimer(
                         getProcessingTimeService().getCurrentProcessingTime() + timeout.toMillis(),
                         now -> timeOut(fetch));
-        Thread thread = threads.start(what, () -> fetch(fetch, started), () -> inMailbox(() -> {}, "end of " + what));
+        Thread thread = threads.start(what, () -> fetch(fetch, started));
         inFlight.put(fetch, new InFlight(thread, timer));
     }
 

@@ -11,6 +11,7 @@ import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.sink.manifest.ManifestRow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +20,8 @@ import java.util.Objects;
 import java.util.Optional;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -38,12 +41,16 @@ import org.apache.kafka.common.header.Header;
  * max.request.size}, or before this check, when such a set was committed and only its descriptor
  * failed.
  */
-public final class SplitManifestRows extends ProcessFunction<DescriptorRow, BlobRecord> {
+public final class SplitManifestRows extends ProcessFunction<ManifestRow, BlobRecord> {
 
     private static final long serialVersionUID = 1L;
 
-    public static final OutputTag<DescriptorRow> PASSED_THROUGH =
-            new OutputTag<>("passed-through", BlobTypes.DESCRIPTOR_ROW);
+    /** The Flink type of the rows the manifest source reads. */
+    public static final TypeInformation<ManifestRow> MANIFEST_ROW = Types.POJO(
+            ManifestRow.class, Map.of("manifest", Types.STRING, "index", Types.LONG, "row", BlobTypes.DESCRIPTOR_ROW));
+
+    /** With where each lies, so that a row whose descriptor transaction was aborted can be read again. */
+    public static final OutputTag<ManifestRow> PASSED_THROUGH = new OutputTag<>("passed-through", MANIFEST_ROW);
 
     static final String REENTERED_ACCUMULATOR = "backfill.re-entered";
     static final String PASSED_THROUGH_ACCUMULATOR = "backfill.passed-through";
@@ -113,13 +120,14 @@ public final class SplitManifestRows extends ProcessFunction<DescriptorRow, Blob
     }
 
     @Override
-    public void processElement(DescriptorRow row, Context context, Collector<BlobRecord> out) {
+    public void processElement(ManifestRow read, Context context, Collector<BlobRecord> out) {
+        DescriptorRow row = read.row();
         if (row.blob().kind() == BlobKind.EXTERNAL) {
             reentered.add(1);
             out.collect(asInputRecord(row));
         } else if (limit.fits(row)) {
             passedThrough.add(1);
-            context.output(PASSED_THROUGH, row);
+            context.output(PASSED_THROUGH, read);
         } else {
             context.output(
                     ClassifyRecords.DEAD_LETTERS,

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream.OutputMode;
@@ -184,6 +185,104 @@ class FetchExternalBlobsTest {
             hung.forEach(FlakyFileSystem.HungReads::release);
             stuckObjects.forEach(FlakyFileSystem::resumeReads);
         });
+    }
+
+    /**
+     * Hole 2 of issue 23: each fetch stage instance had a thread bound of its own, so after every
+     * task restart (a new instance in the same TaskManager) reads stuck in a hung mount piled up
+     * anew. The threads that earlier attempts left stuck count against the next attempt's bound; it
+     * waits for one of them to end, naming them.
+     */
+    @Test
+    void fetchThreadsStuckByEarlierAttemptsOfTheTaskCountAgainstTheBoundOfTheNextOne() {
+        assertTimeoutPreemptively(Duration.ofMinutes(3), () -> {
+            int bound = FetchExternalBlobs.MAX_THREADS_PER_SLOT * SETTINGS.concurrency();
+            List<FlakyFileSystem.HungReads> hung = new ArrayList<>();
+            List<Path> stuckObjects = new ArrayList<>();
+            for (int i = 0; i < bound + 2; i++) {
+                Path stuck = Files.write(dir.resolve("stuck-" + i), CONTENT);
+                stuckObjects.add(stuck);
+                hung.add(FlakyFileSystem.hangReads(stuck));
+            }
+            try (var logs = new CapturedLogs()) {
+                try (var first = harness()) {
+                    first.open();
+                    first.setProcessingTime(0);
+                    for (int round = 0; round < FetchExternalBlobs.MAX_THREADS_PER_SLOT; round++) {
+                        for (int slot = 0; slot < SETTINGS.concurrency(); slot++) {
+                            int stuck = round * SETTINGS.concurrency() + slot;
+                            first.processElement(Either.Right(fetch(stuck, stuckUri(stuckObjects, stuck))), 0);
+                            assertThat(hung.get(stuck).started().await(1, TimeUnit.MINUTES))
+                                    .isTrue();
+                        }
+                        first.setProcessingTime((round + 1) * (TIMEOUT.toMillis() + 1));
+                    }
+                } // the task fails over: its stuck threads ignore the interrupts of close()
+                assertThat(liveFetchThreads())
+                        .as("the first attempt's stuck threads")
+                        .hasSize(bound);
+
+                for (int attempt = 2; attempt <= 3; attempt++) {
+                    int released = attempt - 2;
+                    int next = bound + released;
+                    try (var restarted = harness()) {
+                        restarted.open();
+                        assertThat(((FetchExternalBlobs) restarted.getOperator()).fetchThreadsAlive())
+                                .as("attempt %d counts the threads that earlier attempts left stuck", attempt)
+                                .isEqualTo(bound);
+                        int warnings = attempt - 1;
+                        Thread releaser = new Thread(() -> {
+                            awaitWarnings(logs, warnings);
+                            hung.get(released).release();
+                        });
+                        releaser.setDaemon(true);
+                        releaser.start();
+
+                        restarted.processElement(Either.Right(fetch(next, stuckUri(stuckObjects, next))), 0);
+
+                        assertThat(hung.get(next).started().await(1, TimeUnit.MINUTES))
+                                .as("the fetch started once an earlier attempt's thread ended")
+                                .isTrue();
+                    }
+                    assertThat(liveFetchThreads())
+                            .as("after attempt %d", attempt)
+                            .hasSize(bound);
+                }
+                assertThat(logs.text())
+                        .contains("the next fetch waits until one of them ends: [")
+                        .containsPattern("external-fetch-0-\\d+ \\(fetching " + Pattern.quote(stuckUri(stuckObjects, 0))
+                                + " for input in/0/0\\)");
+            } finally {
+                hung.forEach(FlakyFileSystem.HungReads::release);
+                stuckObjects.forEach(FlakyFileSystem::resumeReads);
+                for (Thread thread : liveFetchThreads()) {
+                    thread.join();
+                }
+            }
+        });
+    }
+
+    private static String stuckUri(List<Path> stuckObjects, int index) {
+        return FlakyFileSystem.uri(stuckObjects.get(index)).toString();
+    }
+
+    /** The fetch threads of subtask 0 alive in this JVM, whichever instance started them. */
+    private static List<Thread> liveFetchThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("external-fetch-0-") && thread.isAlive())
+                .toList();
+    }
+
+    /** Until the fetch stage has warned {@code count} times that the next fetch waits for a thread. */
+    private static void awaitWarnings(CapturedLogs logs, int count) {
+        while (logs.text().split("the next fetch waits", -1).length - 1 < count) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /**

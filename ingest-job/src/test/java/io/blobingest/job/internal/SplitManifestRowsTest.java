@@ -13,6 +13,7 @@ import io.blobingest.placement.BlobRecordClassifier;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacementPolicy;
+import io.blobingest.sink.manifest.ManifestRow;
 import java.util.List;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -86,15 +87,20 @@ class SplitManifestRowsTest {
                 null, "robots", 2, 41, BlobDescriptor.dedicated(1 << 20, 3), "set-1", null, 8L, ATTRIBUTES);
         SplitManifestRows split = new SplitManifestRows(new DescriptorRecordLimit(1000));
 
-        try (OneInputStreamOperatorTestHarness<DescriptorRow, BlobRecord> harness =
+        try (OneInputStreamOperatorTestHarness<ManifestRow, BlobRecord> harness =
                 ProcessFunctionTestHarnesses.forProcessFunction(split)) {
-            harness.processElement(large, 0);
-            harness.processElement(small, 0);
+            harness.processElement(new ManifestRow("file:/m.arrow", 0, large), 0);
+            harness.processElement(new ManifestRow("file:/m.arrow", 1, small), 0);
 
             assertThat(harness.getSideOutput(SplitManifestRows.PASSED_THROUGH))
                     .extracting(StreamRecord::getValue)
-                    .extracting(DescriptorRow::source)
-                    .containsExactly(small.source());
+                    .singleElement()
+                    .satisfies(passed -> {
+                        assertThat(passed.row().source()).isEqualTo(small.source());
+                        assertThat(passed.index())
+                                .as("where it is, to be read again")
+                                .isEqualTo(1);
+                    });
             assertThat(harness.getSideOutput(ClassifyRecords.DEAD_LETTERS))
                     .singleElement()
                     .extracting(StreamRecord::getValue)

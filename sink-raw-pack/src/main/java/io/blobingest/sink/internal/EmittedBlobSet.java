@@ -1,8 +1,11 @@
 package io.blobingest.sink.internal;
 
 import io.blobingest.objectlayer.BlobSets;
+import java.io.IOException;
 import java.util.Objects;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * A committed blob set whose rows the emitter sent to the descriptor sink: enough to read its
@@ -22,7 +25,29 @@ public record EmittedBlobSet(String basePath, String blobSet, long rowCount) {
         return new EmittedBlobSet(committed.basePath(), committed.blobSet(), committed.rowCount());
     }
 
+    /** Its bytes in a {@link PendingDelivery}: base path, name, row count. */
+    static final PendingDeliverySerializer.UnitCodec<EmittedBlobSet> CODEC =
+            new PendingDeliverySerializer.UnitCodec<>() {
+                @Override
+                public void write(DataOutputView out, EmittedBlobSet set) throws IOException {
+                    CodecV1.writeString(out, set.basePath());
+                    CodecV1.writeString(out, set.blobSet());
+                    out.writeLong(set.rowCount());
+                }
+
+                @Override
+                public EmittedBlobSet read(DataInputView in) throws IOException {
+                    return new EmittedBlobSet(CodecV1.readString(in), CodecV1.readString(in), in.readLong());
+                }
+            };
+
     public Path manifestPath() {
         return BlobSetLayout.manifestPath(new Path(basePath), blobSet);
+    }
+
+    /** The set's name, for messages. */
+    @Override
+    public String toString() {
+        return blobSet;
     }
 }

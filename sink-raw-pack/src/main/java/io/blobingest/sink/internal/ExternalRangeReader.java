@@ -55,7 +55,7 @@ final class ExternalRangeReader implements AutoCloseable {
             free.add(new byte[bufferSize]);
         }
         this.what = what;
-        this.thread = threads.start(what, () -> read(storage, source), () -> {});
+        this.thread = threads.start(what, () -> read(storage, source));
     }
 
     private void read(BlobStorage storage, ExternalBytes source) {

@@ -20,6 +20,7 @@ import io.blobingest.storage.RetryPolicy;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -326,7 +327,8 @@ final class OpenBlobSet implements AutoCloseable {
      * <p>The copy runs on the task thread, so a checkpoint barrier waits for it; it is bounded so
      * that the barrier is never held past the checkpoint timeout: every read comes from an {@link
      * ExternalRangeReader} and must arrive within the stall timeout, and the whole copy, every try
-     * included, must end within the copy timeout (a try that starts after it fails at once).
+     * included, must end within the copy timeout (a try that starts after it fails at once). A try
+     * that finds every copy thread still in an earlier read waits for one within that timeout too.
      *
      * @throws ExternalCopyException if the object could not be read (after the tries), ended early,
      *     stalled or the copy ran out of time: the record is a dead letter, and nothing of the
@@ -365,12 +367,7 @@ final class OpenBlobSet implements AutoCloseable {
         if (deadline - System.nanoTime() <= 0) {
             throw new SourceFailure(timeUp(0), null);
         }
-        if (!copyThreads.hasRoom()) {
-            throw new SourceFailure(
-                    "all " + copyThreads.alive() + " copy threads are still in earlier reads that "
-                            + "ignored their interrupts",
-                    null);
-        }
+        awaitCopyThread(source, deadline);
         String what = "copying " + source.location() + " into sidecar " + sidecarId + " of blob set " + name;
         try (ExternalRangeReader reader =
                 new ExternalRangeReader(EXTERNAL_OBJECTS, source, COPY_CHUNK_SIZE, copyThreads, what)) {
@@ -398,6 +395,27 @@ final class OpenBlobSet implements AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Waits, never past {@code deadline}, until a copy thread is free: the threads of earlier tries,
+     * or of copies given up by earlier attempts of the task, may still be in reads that ignored
+     * their interrupts, and one of them may end any moment.
+     */
+    private void awaitCopyThread(ExternalBytes source, long deadline) throws IOException {
+        try {
+            if (copyThreads.awaitRoom(deadline)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the task is cancelled: not the source's fault, no dead letter
+            throw new InterruptedIOException(
+                    "interrupted while waiting for a copy thread to copy " + source.location());
+        }
+        throw new SourceFailure(
+                timeUp(0) + ", waiting for a copy thread: all " + copyThreads.alive()
+                        + " are still in earlier reads that ignored their interrupts: " + copyThreads.describeAlive(),
+                null);
     }
 
     /** The reader's next step, waiting at most the stall timeout and never past {@code deadline}. */

@@ -82,7 +82,8 @@ public final class RawPackSinkWriter
         this.time = time;
         this.names = BlobSetNames.forNewRun(subtask);
         this.metrics = new WriterMetrics(metricGroup);
-        this.copyThreads = new ReadThreads("external-copy-" + subtask + "-", COPY_THREADS);
+        // The copy waits for room on the task thread (ReadThreads.awaitRoom): nothing to wake.
+        this.copyThreads = ReadThreads.join("external-copy-" + subtask + "-", COPY_THREADS, () -> {});
         restore(restored);
     }
 

@@ -160,9 +160,14 @@ class ExternalSourceCopyTest {
                                                     + WriterHarness.COPY_STALL_TIMEOUT.toMillis()
                                                     + " ms (sink.raw-pack.external-copy-stall-timeout) after 0 bytes"));
                         })
-                        .as("their threads still hang, and the copy threads are bounded")
-                        .hasMessageEndingWith("failed: all 2 copy threads are still in earlier reads that ignored "
-                                + "their interrupts");
+                        .as("their threads still hang, the copy threads are bounded, and the last try waited "
+                                + "for one of them until the copy timeout")
+                        .hasMessageContaining("failed: the copy took longer than "
+                                + WriterHarness.COPY_TIMEOUT.toMillis()
+                                + " ms (sink.raw-pack.external-copy-timeout), 0 bytes were copied, waiting for a "
+                                + "copy thread: all 2 are still in earlier reads that ignored their interrupts: "
+                                + "[external-copy-0-")
+                        .hasMessageContaining("(copying " + source + " into sidecar 1 of blob set ");
                 hung.release(); // lets the interrupted threads end; the copy had not waited for that
                 FlakyFileSystem.resumeReads(object);
 
@@ -184,6 +189,54 @@ class ExternalSourceCopyTest {
                     .allSatisfy(
                             file -> assertThat(file.getFileName().toString()).contains(".inprogress."));
         });
+    }
+
+    /**
+     * Hole 3 of issue 23: with both copy threads still in reads that ignored their interrupts, the
+     * next copy dead-lettered its record at once, though a thread freed up moments later. It waits
+     * for a thread, within its copy timeout.
+     */
+    @Test
+    void aCopyWaitsForACopyThreadToFreeUpInsteadOfDeadLetteringAtOnce() {
+        FlakyFileSystem.HungReads hung = FlakyFileSystem.hangReads(object);
+        URI hungSource = FlakyFileSystem.uri(object);
+        Path other = external.resolve("other.bin");
+        assertTimeoutPreemptively(
+                Duration.ofMinutes(2),
+                () -> {
+                    Thread taskThread = Thread.currentThread();
+                    WriterHarness harness =
+                            new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB, Duration.ofSeconds(10));
+                    try (RawPackSinkWriter writer = harness.writer()) {
+                        assertThatThrownBy(() -> writer.write(copied(hungSource, LENGTH), null))
+                                .as("its tries leave both copy threads hung")
+                                .isInstanceOf(ExternalCopyException.class);
+                        Thread releaser = new Thread(() -> {
+                            awaitWaitingForACopyThread(taskThread);
+                            hung.release();
+                        });
+                        releaser.setDaemon(true);
+                        releaser.start();
+
+                        writer.write(copied(Files.write(other, content).toUri(), LENGTH), null);
+
+                        BlobSetCommittable set =
+                                writer.prepareCommit().iterator().next();
+                        commit(List.of(set));
+                    } finally {
+                        hung.release();
+                    }
+                    DescriptorRow row = new StoredBlobs(base)
+                            .committedManifests()
+                            .values()
+                            .iterator()
+                            .next()
+                            .get(0);
+                    assertThat(new StoredBlobs(base).resolve(row))
+                            .isEqualTo(Arrays.copyOfRange(content, OFFSET, OFFSET + LENGTH));
+                },
+                "the copy waited past its timeout");
+        FlakyFileSystem.resumeReads(object);
     }
 
     @Test
@@ -262,6 +315,19 @@ class ExternalSourceCopyTest {
                         .isNotInstanceOf(ExternalCopyException.class);
             } finally {
                 Thread.interrupted();
+            }
+        }
+    }
+
+    /** Until {@code taskThread} waits in the copy for a copy thread to end (never returns on main). */
+    private static void awaitWaitingForACopyThread(Thread taskThread) {
+        while (!Arrays.stream(taskThread.getStackTrace())
+                .anyMatch(frame -> frame.getMethodName().equals("awaitRoom"))) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }

@@ -18,12 +18,13 @@ class PendingDeliverySerializerTest {
             new EmittedBlobSet("s3://bucket/blobs", "0123456789abcdef0123456789abcdef-3-1", 1));
 
     /** The value written into the version 1 golden file; that version has no send time. */
-    static final PendingDelivery GOLDEN_VERSION_1 = new PendingDelivery(3, 42, 0, SETS);
+    static final PendingDelivery<EmittedBlobSet> GOLDEN_VERSION_1 = new PendingDelivery<>(3, 42, 0, SETS);
 
     /** The value written into the version 2 golden file. */
-    static final PendingDelivery GOLDEN = new PendingDelivery(3, 42, 1_764_806_400_123L, SETS);
+    static final PendingDelivery<EmittedBlobSet> GOLDEN = new PendingDelivery<>(3, 42, 1_764_806_400_123L, SETS);
 
-    private final PendingDeliverySerializer serializer = new PendingDeliverySerializer();
+    private final PendingDeliverySerializer<EmittedBlobSet> serializer =
+            new PendingDeliverySerializer<>(EmittedBlobSet.CODEC);
 
     @Test
     void version1GoldenBytesStillReadWithoutASendTime() throws IOException {

@@ -28,7 +28,7 @@ class ManifestRowFormatTest {
     /** More rows than one Arrow record batch of the writer holds. */
     private static final int ROWS = 5_000;
 
-    private final ManifestRowFormat format = new ManifestRowFormat(TypeInformation.of(DescriptorRow.class));
+    private final ManifestRowFormat format = new ManifestRowFormat(TypeInformation.of(ManifestRow.class));
 
     @TempDir
     Path dir;
@@ -38,10 +38,13 @@ class ManifestRowFormatTest {
         List<DescriptorRow> rows = rows();
         FileSourceSplit split = split(write(rows), null);
 
-        List<RecordAndPosition<DescriptorRow>> read = readAll(format.createReader(new Configuration(), split));
+        List<RecordAndPosition<ManifestRow>> read = readAll(format.createReader(new Configuration(), split));
 
-        assertSameRows(read.stream().map(RecordAndPosition::getRecord).toList(), rows);
+        assertSameRows(read.stream().map(record -> record.getRecord().row()).toList(), rows);
         for (int i = 0; i < read.size(); i++) {
+            assertThat(read.get(i).getRecord().manifest())
+                    .isEqualTo(split.path().toString());
+            assertThat(read.get(i).getRecord().index()).as("index of row %d", i).isEqualTo(i);
             assertThat(read.get(i).getOffset()).isEqualTo(CheckpointedPosition.NO_OFFSET);
             assertThat(read.get(i).getRecordSkipCount())
                     .as("rows read up to row %d", i)
@@ -56,10 +59,11 @@ class ManifestRowFormatTest {
         FileSourceSplit split =
                 split(write(rows), new CheckpointedPosition(CheckpointedPosition.NO_OFFSET, alreadyRead));
 
-        List<RecordAndPosition<DescriptorRow>> read = readAll(format.restoreReader(new Configuration(), split));
+        List<RecordAndPosition<ManifestRow>> read = readAll(format.restoreReader(new Configuration(), split));
 
-        assertSameRows(read.stream().map(RecordAndPosition::getRecord).toList(), rows.subList(alreadyRead, ROWS));
+        assertSameRows(read.stream().map(record -> record.getRecord().row()).toList(), rows.subList(alreadyRead, ROWS));
         assertThat(read.get(0).getRecordSkipCount()).isEqualTo(alreadyRead + 1);
+        assertThat(read.get(0).getRecord().index()).isEqualTo(alreadyRead);
     }
 
     @Test
@@ -113,14 +117,14 @@ class ManifestRowFormatTest {
                 "0", new org.apache.flink.core.fs.Path(file.toUri()), 0, length, 0, length, new String[0], position);
     }
 
-    private static List<RecordAndPosition<DescriptorRow>> readAll(BulkFormat.Reader<DescriptorRow> reader)
+    private static List<RecordAndPosition<ManifestRow>> readAll(BulkFormat.Reader<ManifestRow> reader)
             throws IOException {
-        List<RecordAndPosition<DescriptorRow>> read = new ArrayList<>();
+        List<RecordAndPosition<ManifestRow>> read = new ArrayList<>();
         try (reader) {
-            for (BulkFormat.RecordIterator<DescriptorRow> batch = reader.readBatch();
+            for (BulkFormat.RecordIterator<ManifestRow> batch = reader.readBatch();
                     batch != null;
                     batch = reader.readBatch()) {
-                for (RecordAndPosition<DescriptorRow> record = batch.next(); record != null; record = batch.next()) {
+                for (RecordAndPosition<ManifestRow> record = batch.next(); record != null; record = batch.next()) {
                     // The iterator reuses its position object: keep a copy.
                     read.add(new RecordAndPosition<>(
                             record.getRecord(), record.getOffset(), record.getRecordSkipCount()));
