@@ -113,9 +113,17 @@ record ChildProcess(Process process, Path log) {
                 .hasValueSatisfying(
                         command -> assertThat(Path.of(command).getFileName()).hasToString("java"));
         assertThat(handle.children()).as("children of the JVM").isEmpty();
+        killNow();
+    }
+
+    /**
+     * SIGKILL at once, for a kill timed to an event the JVM caused (so the launcher has exec'd
+     * it); checks that the process died of it.
+     */
+    void killNow() throws InterruptedException {
         process.destroyForcibly();
         assertThat(process.waitFor(1, TimeUnit.MINUTES)).as("the process died").isTrue();
-        assertThat(handle.isAlive()).isFalse();
+        assertThat(process.toHandle().isAlive()).isFalse();
         assertThat(process.exitValue())
                 .as("exit code of a process killed by SIGKILL")
                 .isEqualTo(SIGKILL_EXIT_CODE);
