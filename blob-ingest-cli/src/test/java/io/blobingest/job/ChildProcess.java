@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The {@code ./blob-ingest} launcher in a child JVM (it {@code exec}s java, so the process is the
@@ -23,7 +24,33 @@ record ChildProcess(Process process, Path log) {
     private static final int SIGKILL_EXIT_CODE = 128 + 9;
 
     static ChildProcess start(List<String> args, Path log) throws IOException {
-        List<String> command = new ArrayList<>();
+        return start(List.of(), args, log);
+    }
+
+    /**
+     * As {@link #start(List, Path)}, under strace, which holds every {@code linkat(2)} call of the
+     * child for {@code stall} before it runs (strace's syscall fault injection, filtered with
+     * seccomp so that no other call stops). Lance 7.0.0 makes a version of a local dataset with
+     * one such call (the new manifest linked to the version's name), and nothing else in the job
+     * calls it: each Lance commit then stops between its manifest written and its version made.
+     */
+    static ChildProcess startStallingLinks(List<String> args, Path log, Duration stall) throws IOException {
+        List<String> strace = List.of(
+                "strace",
+                "-f",
+                "--seccomp-bpf",
+                "-qq",
+                "-o",
+                "/dev/null",
+                "-e",
+                "trace=linkat",
+                "-e",
+                "inject=linkat:delay_enter=" + TimeUnit.NANOSECONDS.toMicros(stall.toNanos()));
+        return start(strace, args, log);
+    }
+
+    private static ChildProcess start(List<String> wrapper, List<String> args, Path log) throws IOException {
+        List<String> command = new ArrayList<>(wrapper);
         command.add(ROOT.resolve("blob-ingest").toString());
         command.addAll(args);
         ProcessBuilder builder =
@@ -117,11 +144,21 @@ record ChildProcess(Process process, Path log) {
     }
 
     /**
-     * SIGKILL at once, for a kill timed to an event the JVM caused (so the launcher has exec'd
-     * it); checks that the process died of it.
+     * SIGKILL of the JVM at once, for a kill timed to an event the JVM caused (so the launcher has
+     * exec'd it); checks that the process died of it (under strace, which ends with its child's
+     * signal).
      */
     void killNow() throws InterruptedException {
-        process.destroyForcibly();
+        ProcessHandle jvm = Stream.concat(
+                        Stream.of(process.toHandle()), process.toHandle().descendants())
+                .filter(p -> p.info()
+                        .command()
+                        .filter(command -> command.endsWith("/java"))
+                        .isPresent())
+                .findFirst()
+                .orElseThrow(() ->
+                        new AssertionError("no JVM in " + process.toHandle().info()));
+        jvm.destroyForcibly();
         assertThat(process.waitFor(1, TimeUnit.MINUTES)).as("the process died").isTrue();
         assertThat(process.toHandle().isAlive()).isFalse();
         assertThat(process.exitValue())

@@ -28,26 +28,32 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Chaos fault (d): {@code ./blob-ingest run ... -D sink.lance.dataset-uri=...} in a child JVM is
- * killed with SIGKILL in the middle of a Lance commit, three times, each time at another of the
- * steps by which Lance 7.0.0 commits a version to a local dataset (seen with strace): it writes
- * the transaction to {@code _transactions/<read version>-<uuid>.txn} (a temporary file renamed),
- * then the new manifest to {@code _versions/<u64::MAX - version>.manifest#<attempt>}, links that
- * to {@code <u64::MAX - version>.manifest} (the commit point: the link fails if the version
- * exists), removes the {@code #<attempt>} file and rewrites {@code latest_version_hint.json}. The
- * test watches the dataset's directories (inotify) and kills the moment the chosen file appears:
- * the transaction written, the manifest being written, the version made but the committer not yet
- * returned to Flink. Each time the operator starts the same command again, which resumes from the
- * retained checkpoint; the last start is bounded. In the end every input is exactly one committed
- * descriptor or dead letter, byte-exact through the Object Layer, and exactly one row of the
- * dataset, byte-exact through Lance's {@code takeBlobs}; no checkpoint is committed to the dataset
- * twice, and {@code gc} leaves no {@code .inprogress} file under the base.
+ * killed with SIGKILL in the middle of a Lance commit, twice, at both sides of its commit point.
+ * Lance 7.0.0 commits a version of a local dataset so (seen with strace): it writes the transaction
+ * to {@code _transactions/<read version>-<uuid>.txn} (a temporary file renamed), the new manifest to
+ * {@code _versions/<u64::MAX - version>.manifest#<attempt>}, links that to {@code <u64::MAX -
+ * version>.manifest} (the commit point: the link fails if the version exists), removes the {@code
+ * #<attempt>} file and rewrites {@code latest_version_hint.json}. The killed runs run under strace,
+ * which holds that link for {@link #LINK_STALL} ({@link ChildProcess#startStallingLinks}): the test
+ * watches the dataset's {@code _versions} (inotify) and kills the moment the chosen file appears,
+ * and the held link makes that moment certain instead of a race with a commit of a few
+ * milliseconds. The first run is killed with a commit of its own checkpoint written but not linked
+ * (its {@code #1} file left behind); the restart is killed as its first version appears, which is
+ * the restored checkpoint's commit, made before the job has run anything, Flink never told of it.
+ * After each kill the test checks that the version is absent, or present. Each time the operator
+ * starts the same command again, which resumes from the retained checkpoint; the last start is
+ * bounded (and not under strace). In the end every input is exactly one committed descriptor or
+ * dead letter, byte-exact through the Object Layer, and exactly one row of the dataset, byte-exact
+ * through Lance's {@code takeBlobs}; no checkpoint is committed to the dataset twice, and {@code gc}
+ * leaves no {@code .inprogress} file under the base.
  */
 @Tag("chaos")
 class LanceCommitKillITCase {
 
     private static final int PARTITIONS = 2;
-    private static final int CHUNK = 700;
+    private static final int CHUNK = 520;
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration LINK_STALL = Duration.ofSeconds(3);
     private static final String GROUP = "lance-commit-kill";
 
     @RegisterExtension
@@ -56,18 +62,25 @@ class LanceCommitKillITCase {
     @TempDir
     Path dir;
 
-    /** The steps of a Lance commit at which a run is killed, each seen as a file appearing. */
+    /** The steps of a Lance commit at which a run is killed, each seen as a file appearing in {@code _versions}. */
     enum Moment {
-        TRANSACTION_WRITTEN("_transactions", name -> name.endsWith(".txn")),
-        MANIFEST_BEING_WRITTEN("_versions", name -> name.contains(".manifest#")),
-        VERSION_MADE("_versions", name -> name.endsWith(".manifest"));
+        MANIFEST_WRITTEN_NOT_LINKED(name -> name.contains(".manifest#"), false),
+        VERSION_MADE(name -> name.endsWith(".manifest"), true);
 
-        final String directory;
-        final Predicate<String> file;
+        final Predicate<String> isStep;
+        /** Whether the commit's version exists when the kill strikes. */
+        final boolean versionMade;
 
-        Moment(String directory, Predicate<String> file) {
-            this.directory = directory;
-            this.file = file;
+        Moment(Predicate<String> isStep, boolean versionMade) {
+            this.isStep = isStep;
+            this.versionMade = versionMade;
+        }
+
+        /** The manifest that makes the version of the commit that wrote {@code file}. */
+        static Path versionManifest(Path file) {
+            String name = file.getFileName().toString();
+            int attempt = name.indexOf('#');
+            return file.resolveSibling(attempt < 0 ? name : name.substring(0, attempt));
         }
     }
 
@@ -78,14 +91,12 @@ class LanceCommitKillITCase {
      */
     private record Kill(Moment moment, boolean afterProgress) {}
 
-    private static final List<Kill> KILLS = List.of(
-            new Kill(Moment.TRANSACTION_WRITTEN, true),
-            new Kill(Moment.MANIFEST_BEING_WRITTEN, false),
-            new Kill(Moment.VERSION_MADE, true));
+    private static final List<Kill> KILLS =
+            List.of(new Kill(Moment.MANIFEST_WRITTEN_NOT_LINKED, true), new Kill(Moment.VERSION_MADE, false));
 
     /**
      * A chunk per run, half before its start and half while the kill waits; the Dedicated segment
-     * (input 1,500) is in the third.
+     * (input 1,500) is in the last.
      */
     private static final int INPUTS = (KILLS.size() + 1) * CHUNK;
 
@@ -112,7 +123,9 @@ class LanceCommitKillITCase {
             for (Kill kill : KILLS) {
                 workload.send(KAFKA, "blobs", PARTITIONS, sent, sent + CHUNK / 2);
                 int before = outputs.count();
-                ChildProcess child = ChildProcess.start(run, dir.resolve("run-" + children.size() + ".log"));
+                long started = System.nanoTime();
+                ChildProcess child = ChildProcess.startStallingLinks(
+                        run, dir.resolve("run-" + children.size() + ".log"), LINK_STALL);
                 children.add(child);
                 if (kill.afterProgress()) {
                     Await.until(
@@ -133,22 +146,32 @@ class LanceCommitKillITCase {
                     sending.get();
                 }
                 sent += CHUNK;
+                Path version = Moment.versionManifest(file);
+                assertThat(Files.exists(version))
+                        .as("%s exists after the kill at %s (%s)", version, kill.moment(), file)
+                        .isEqualTo(kill.moment().versionMade);
                 report.add(String.format(
-                        "run %d killed at %s (%s) with %d of %d inputs' outputs committed; the dataset then holds"
-                                + " %d committed checkpoints",
+                        "run %d killed at %s (%s appeared, %s %s) after %.1f s, with %d of %d inputs' outputs"
+                                + " committed; the dataset then holds the commits (job/checkpoint) %s",
                         children.size(),
                         kill.moment(),
                         dataset.relativize(file),
+                        dataset.relativize(version),
+                        kill.moment().versionMade ? "made" : "not made",
+                        (System.nanoTime() - started) / 1e9,
                         outputs.count(),
                         sent,
-                        LanceDatasetRows.commits(dataset.toString(), Map.of()).size()));
+                        LanceDatasetRows.commits(dataset.toString(), Map.of())));
             }
             workload.send(KAFKA, "blobs", PARTITIONS, sent, INPUTS);
+            long started = System.nanoTime();
             ChildProcess last = ChildProcess.start(lastStart, dir.resolve("run-last.log"));
             children.add(last);
             assertThat(last.awaitExit(TIMEOUT))
                     .as("exit code of the bounded restart")
                     .isZero();
+            report.add(String.format(
+                    "the bounded restart read to the end in %.1f s", (System.nanoTime() - started) / 1e9));
         } catch (AssertionError | Exception e) {
             ChildProcess.printOutputs(children.toArray(ChildProcess[]::new));
             throw e;
@@ -165,8 +188,11 @@ class LanceCommitKillITCase {
 
         StoredBlobs stored = new StoredBlobs(base);
         stored.assertOnlyCommittedFilesAreVisible(stored.committedManifests());
+        int leftovers = StoredBlobs.hiddenFiles(base).size();
         RunResult gc = runCli("gc", "--base", base.toString(), "--delete", "--grace", "0s");
         assertThat(gc.exitCode()).as(gc.output()).isZero();
+        System.out.println("lance commit kill: gc removed " + leftovers + " hidden leftovers: "
+                + gc.output().strip());
         assertThat(StoredBlobs.hiddenFiles(base))
                 .as("leftovers under the base after gc")
                 .isEmpty();
@@ -200,7 +226,7 @@ class LanceCommitKillITCase {
         private final Moment moment;
 
         CommitWatch(Path dataset, Moment moment) throws IOException {
-            Path directory = dataset.resolve(moment.directory);
+            Path directory = dataset.resolve("_versions");
             Files.createDirectories(directory);
             this.watch = directory.getFileSystem().newWatchService();
             this.moment = moment;
@@ -220,7 +246,7 @@ class LanceCommitKillITCase {
                 }
                 Path directory = (Path) key.watchable();
                 for (WatchEvent<?> event : key.pollEvents()) {
-                    if (event.context() instanceof Path name && moment.file.test(name.toString())) {
+                    if (event.context() instanceof Path name && moment.isStep.test(name.toString())) {
                         return directory.resolve(name);
                     }
                 }
