@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * The {@code ./blob-ingest} launcher in a child JVM (it {@code exec}s java, so the process is the
- * JVM), output in {@code log}.
+ * JVM; under strace, {@link #startStallingLinks}, the JVM is strace's child), output in {@code log}.
  */
 record ChildProcess(Process process, Path log) {
 
