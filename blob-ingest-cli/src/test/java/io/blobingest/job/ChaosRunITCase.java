@@ -12,7 +12,6 @@ import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
-import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.sink.FailOnceCommitSink;
 import io.blobingest.sink.Failures;
@@ -41,7 +40,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -63,7 +61,6 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -409,24 +406,11 @@ class ChaosRunITCase {
      */
     private static void assertEveryInputExactlyOnce(ChaosWorkload workload) throws Exception {
         URI base = S3.uri(PREFIX);
-        Set<Integer> placed = IntStream.range(0, INPUTS)
-                .filter(i -> workload.deadLetterCode(i).isEmpty())
-                .boxed()
-                .collect(Collectors.toSet());
+        Set<Integer> placed = workload.placed(INPUTS);
         PipelineOutput output = PipelineOutput.read(KAFKA, DESCRIPTOR_TOPIC, base, new FlinkFileSystemStorage());
         output.assertExactlyOnceAndByteExact(workload, placed);
 
-        List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.drainCommitted(DEAD_LETTER_TOPIC);
-        Map<Integer, String> codes = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> deadLetter : deadLetters) {
-            int index = Integer.parseInt(header(deadLetter, "seq"));
-            assertThat(codes.put(index, header(deadLetter, BlobHeaders.ERROR)))
-                    .as("dead letters of input %d", index)
-                    .isNull();
-        }
-        Map<Integer, String> expected = new TreeMap<>();
-        IntStream.range(0, INPUTS).forEach(i -> workload.deadLetterCode(i).ifPresent(code -> expected.put(i, code)));
-        assertThat(codes).as("dead letters by input").isEqualTo(expected);
+        Map<Integer, String> codes = workload.assertOneDeadLetterPerBadInput(KAFKA, DEAD_LETTER_TOPIC, INPUTS);
 
         // Visible: the committed manifests, and the sidecars their rows name; nothing else.
         List<org.apache.flink.core.fs.Path> manifests = PipelineOutput.manifests(base);
@@ -455,7 +439,7 @@ class ChaosRunITCase {
                 S3.inProgressMultipartUploads().stream()
                         .filter(u -> u.key().startsWith(PREFIX + "/"))
                         .count(),
-                deadLetters.size(),
+                codes.size(),
                 verify.output().strip().replace('\n', ' '));
         Map<BlobKind, Long> kinds = output.descriptors.stream()
                 .collect(Collectors.groupingBy(
@@ -531,10 +515,6 @@ class ChaosRunITCase {
     private static String firstLine(Exception failure) {
         String text = failure.toString();
         return text.length() > 160 ? text.substring(0, 160) + "..." : text;
-    }
-
-    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
-        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
     private static double seconds(long since) {

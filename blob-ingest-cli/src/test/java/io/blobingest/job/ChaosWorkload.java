@@ -1,5 +1,7 @@
 package io.blobingest.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.placement.BlobHeaders;
@@ -11,8 +13,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -171,6 +179,36 @@ record ChaosWorkload(long seed, Path externalDirectory) implements PipelineOutpu
                 batch.clear();
             }
         }
+    }
+
+    /** Which of inputs {@code 0..count-1} must be placed: all but the dead letters. */
+    Set<Integer> placed(int count) {
+        return IntStream.range(0, count)
+                .filter(i -> deadLetterCode(i).isEmpty())
+                .boxed()
+                .collect(Collectors.toSet());
+    }
+
+    /**
+     * Every bad input of {@code 0..count-1} has exactly one committed dead letter on {@code topic},
+     * with its code, and no other input has one; returns the codes by input.
+     */
+    Map<Integer, String> assertOneDeadLetterPerBadInput(KafkaBrokerExtension kafka, String topic, int count) {
+        Map<Integer, String> codes = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> deadLetter : kafka.drainCommitted(topic)) {
+            int index = Integer.parseInt(header(deadLetter, "seq"));
+            assertThat(codes.put(index, header(deadLetter, BlobHeaders.ERROR)))
+                    .as("dead letters of input %d", index)
+                    .isNull();
+        }
+        Map<Integer, String> expected = new TreeMap<>();
+        IntStream.range(0, count).forEach(i -> deadLetterCode(i).ifPresent(code -> expected.put(i, code)));
+        assertThat(codes).as("dead letters by input").isEqualTo(expected);
+        return codes;
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
     /** How many of inputs {@code 0..count-1} have each shape, in {@link Shape} order. */

@@ -12,10 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The {@code ./blob-ingest} launcher in a child JVM (it {@code exec}s java, so the process is the
- * JVM), output in {@code log}.
+ * JVM; under strace, {@link #startStallingLinks}, the JVM is strace's child), output in {@code log}.
  */
 record ChildProcess(Process process, Path log) {
 
@@ -23,13 +24,42 @@ record ChildProcess(Process process, Path log) {
     private static final int SIGKILL_EXIT_CODE = 128 + 9;
 
     static ChildProcess start(List<String> args, Path log) throws IOException {
-        List<String> command = new ArrayList<>();
+        return start(List.of(), args, log);
+    }
+
+    /**
+     * As {@link #start(List, Path)}, under strace, which holds every {@code linkat(2)} call of the
+     * child for {@code stall} before it runs (strace's syscall fault injection, filtered with
+     * seccomp so that no other call stops). Lance 7.0.0 makes a version of a local dataset with
+     * one such call (the new manifest linked to the version's name), and nothing else in the job
+     * calls it: each Lance commit then stops between its manifest written and its version made.
+     */
+    static ChildProcess startStallingLinks(List<String> args, Path log, Duration stall) throws IOException {
+        List<String> strace = List.of(
+                "strace",
+                "-f",
+                "--seccomp-bpf",
+                "-qq",
+                "-o",
+                "/dev/null",
+                "-e",
+                "trace=linkat",
+                "-e",
+                "inject=linkat:delay_enter=" + TimeUnit.NANOSECONDS.toMicros(stall.toNanos()));
+        return start(strace, args, log);
+    }
+
+    private static ChildProcess start(List<String> wrapper, List<String> args, Path log) throws IOException {
+        List<String> command = new ArrayList<>(wrapper);
         command.add(ROOT.resolve("blob-ingest").toString());
         command.addAll(args);
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        builder.environment().put("BLOB_INGEST_JAVA_OPTS", "-Xmx1g");
+        // The JVM's temporary files go with the test's directory: a SIGKILLed JVM never runs its
+        // deleteOnExit, and with the Lance output it leaves a 181 MB copy of Lance's natives.
+        Path tmp = Files.createDirectories(log.resolveSibling(log.getFileName() + ".tmp"));
+        builder.environment().put("BLOB_INGEST_JAVA_OPTS", "-Xmx1g -Djava.io.tmpdir=" + tmp);
         return new ChildProcess(builder.start(), log);
     }
 
@@ -113,9 +143,27 @@ record ChildProcess(Process process, Path log) {
                 .hasValueSatisfying(
                         command -> assertThat(Path.of(command).getFileName()).hasToString("java"));
         assertThat(handle.children()).as("children of the JVM").isEmpty();
-        process.destroyForcibly();
+        killNow();
+    }
+
+    /**
+     * SIGKILL of the JVM at once, for a kill timed to an event the JVM caused (so the launcher has
+     * exec'd it); checks that the process died of it (under strace, which ends with its child's
+     * signal).
+     */
+    void killNow() throws InterruptedException {
+        ProcessHandle jvm = Stream.concat(
+                        Stream.of(process.toHandle()), process.toHandle().descendants())
+                .filter(p -> p.info()
+                        .command()
+                        .filter(command -> command.endsWith("/java"))
+                        .isPresent())
+                .findFirst()
+                .orElseThrow(() ->
+                        new AssertionError("no JVM in " + process.toHandle().info()));
+        jvm.destroyForcibly();
         assertThat(process.waitFor(1, TimeUnit.MINUTES)).as("the process died").isTrue();
-        assertThat(handle.isAlive()).isFalse();
+        assertThat(process.toHandle().isAlive()).isFalse();
         assertThat(process.exitValue())
                 .as("exit code of a process killed by SIGKILL")
                 .isEqualTo(SIGKILL_EXIT_CODE);

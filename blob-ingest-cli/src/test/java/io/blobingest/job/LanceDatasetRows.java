@@ -2,13 +2,17 @@ package io.blobingest.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.blobingest.objectlayer.BlobKind;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.LongStream;
+import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.UInt4Vector;
@@ -44,6 +48,34 @@ final class LanceDatasetRows {
     }
 
     private LanceDatasetRows() {}
+
+    /**
+     * Exactly one row per input in {@code placed} and no other row; each row's blob, read with
+     * {@code takeBlobs}, is the input's bytes, with its key, and its crc32c unless it is an
+     * External reference (which has none).
+     */
+    static void assertOneRowPerInput(
+            PipelineOutput.Inputs workload, Set<Integer> placed, String uri, Map<String, String> storageOptions)
+            throws Exception {
+        List<Row> rows = read(uri, storageOptions);
+        Map<Integer, Row> bySeq = new HashMap<>();
+        for (Row row : rows) {
+            int seq = Integer.parseInt(row.attribute("seq"));
+            assertThat(bySeq.put(seq, row))
+                    .as("input %d appears once in %s", seq, uri)
+                    .isNull();
+        }
+        assertThat(bySeq.keySet()).as("inputs with a row in %s", uri).containsExactlyInAnyOrderElementsOf(placed);
+        bySeq.forEach((seq, row) -> {
+            assertThat(row.blob()).as("blob of input %d", seq).isEqualTo(workload.bytes(seq));
+            assertThat(row.key()).as("key of input %d", seq).isEqualTo(workload.key(seq));
+            CRC32C crc = new CRC32C();
+            crc.update(row.blob());
+            assertThat(row.crc32c())
+                    .as("crc32c of input %d", seq)
+                    .isEqualTo(workload.kind(seq) == BlobKind.EXTERNAL ? null : crc.getValue());
+        });
+    }
 
     static long count(String uri, Map<String, String> storageOptions) {
         try (BufferAllocator allocator = new RootAllocator();

@@ -19,8 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -29,7 +27,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -236,23 +233,8 @@ class LanceOutputITCase {
      */
     static void assertEveryInputOnceAndByteExact(
             TestWorkload workload, String uri, Map<String, String> storageOptions, int count) throws Exception {
-        List<LanceDatasetRows.Row> rows = LanceDatasetRows.read(uri, storageOptions);
-        assertThat(rows).as("rows").hasSize(count);
-        Map<Integer, LanceDatasetRows.Row> bySeq = new HashMap<>();
-        for (LanceDatasetRows.Row row : rows) {
-            int seq = Integer.parseInt(row.attribute("seq"));
-            assertThat(bySeq.put(seq, row)).as("input %d appears once", seq).isNull();
-        }
-        assertThat(bySeq.keySet())
-                .containsExactlyInAnyOrderElementsOf(
-                        IntStream.range(0, count).boxed().toList());
-        bySeq.forEach((seq, row) -> {
-            assertThat(row.blob()).as("blob of input %d", seq).isEqualTo(workload.bytes(seq));
-            assertThat(row.key()).as("key of input %d", seq).isEqualTo(workload.key(seq));
-            CRC32C crc = new CRC32C();
-            crc.update(row.blob());
-            assertThat(row.crc32c()).as("crc32c of input %d", seq).isEqualTo(crc.getValue());
-        });
+        LanceDatasetRows.assertOneRowPerInput(
+                workload, IntStream.range(0, count).boxed().collect(Collectors.toSet()), uri, storageOptions);
         assertEachCheckpointCommittedOnce(uri, storageOptions);
     }
 
