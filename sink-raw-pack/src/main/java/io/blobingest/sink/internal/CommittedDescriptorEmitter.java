@@ -107,6 +107,8 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
 
     private transient DescriptorDeliveryCheck.Session checkSession;
     private transient DeliveryMarkers markers;
+    /** Whether the destination was checked since the current epoch began (see {@link #emit}). */
+    private transient boolean destinationCheckedThisEpoch;
 
     /** @param emitOnce whether to fill {@link #ONCE} as well (there are further descriptor outputs) */
     public CommittedDescriptorEmitter(SinkSettings settings, DescriptorDeliveryCheck deliveryCheck, boolean emitOnce) {
@@ -172,7 +174,11 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
         blobSetsReEmitted = getMetricGroup().counter("blobSetsReEmitted");
         blobSetsNotDelivered = getMetricGroup().counter("blobSetsNotDelivered");
         if (deliveryCheck != null) {
-            checkSession = deliveryCheck.open();
+            checkSession = deliveryCheck.open(markers.directory());
+            // Before settling (which writes markers) and before the committer further up the chain
+            // re-emits its restored sets into this epoch.
+            checkSession.checkDestination();
+            destinationCheckedThisEpoch = true;
             if (!pending.isEmpty()) {
                 // Every restored epoch is closed by the restored checkpoint or an earlier one; the
                 // descriptor sink's committer, further down the chain and so initialized first, has
@@ -212,6 +218,11 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
         if (deliveryCheck != null && currentEpochSets.isEmpty()) {
             currentEpochFirstRowSentAt = System.currentTimeMillis();
         }
+        if (deliveryCheck != null && !destinationCheckedThisEpoch) {
+            // The epoch's first row: from here to the barrier check, rows go where the check found.
+            checkSession.checkDestination();
+            destinationCheckedThisEpoch = true;
+        }
         long rows;
         try (DescriptorManifestReader manifest = DescriptorManifestReader.open(set.manifestPath())) {
             if (!manifest.blobSet().equals(set.blobSet())) {
@@ -238,9 +249,26 @@ public final class CommittedDescriptorEmitter extends AbstractStreamOperator<Des
         }
     }
 
+    /**
+     * Checks the destination once more before the barrier closes an epoch that holds rows: if it
+     * changed since the epoch's first row, the task fails here, before the barrier leaves, so the
+     * checkpoint cannot complete and the epoch's transaction is never committed. Not in the
+     * synchronous snapshot: an exception there is reported as a declined checkpoint, which a job that
+     * tolerates failed checkpoints may go past, and the committer commits a checkpoint's
+     * transactions with any later one that completes.
+     */
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        if (deliveryCheck != null && !currentEpochSets.isEmpty()) {
+            checkSession.checkDestination();
+        }
+    }
+
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
+        destinationCheckedThisEpoch = false;
         if (!currentEpochSets.isEmpty()) {
             pending.add(new PendingDelivery(
                     getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
