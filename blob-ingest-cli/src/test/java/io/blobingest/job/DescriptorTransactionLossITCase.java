@@ -2,6 +2,7 @@ package io.blobingest.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
@@ -22,7 +23,6 @@ import java.util.stream.Stream;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -152,7 +152,7 @@ class DescriptorTransactionLossITCase {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
             IngestJob.build(env, config, new IngestJob.Hooks() {
                 @Override
-                public Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
+                public Sink<DescriptorRow> descriptorSink(DescriptorKafkaSink sink) {
                     return new FencingDescriptorSink(sink, adminProperties, runId, when, then);
                 }
             });

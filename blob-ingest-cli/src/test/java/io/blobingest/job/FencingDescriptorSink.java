@@ -1,6 +1,6 @@
 package io.blobingest.job;
 
-import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.job.internal.DelegatingDescriptorSink;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;
@@ -55,7 +55,7 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
     private final Then then;
 
     FencingDescriptorSink(
-            KafkaSink<DescriptorRow> sink, Properties adminProperties, String runId, When when, Then then) {
+            DelegatingDescriptorSink sink, Properties adminProperties, String runId, When when, Then then) {
         super(sink);
         this.adminProperties = adminProperties;
         this.runId = runId;
