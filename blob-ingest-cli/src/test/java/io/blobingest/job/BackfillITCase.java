@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.job.IngestJobITCase.RunResult;
+import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
@@ -36,7 +37,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -171,7 +171,7 @@ class BackfillITCase {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         BackfillJob.build(env, config, new org.apache.flink.core.fs.Path(fixture.manifests()), new IngestJob.Hooks() {
             @Override
-            public Sink<DescriptorRow> passedThroughDescriptorSink(KafkaSink<DescriptorRow> sink) {
+            public Sink<DescriptorRow> passedThroughDescriptorSink(DescriptorKafkaSink sink) {
                 return new FencingDescriptorSink(sink, adminProperties, runId, when, then);
             }
         });

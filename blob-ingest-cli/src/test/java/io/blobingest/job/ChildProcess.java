@@ -125,11 +125,17 @@ record ChildProcess(Process process, Path log) {
     /** Waits until the running job has committed descriptors, failing if the process ends first. */
     void awaitCommittedDescriptors(KafkaBrokerExtension kafka, String topic, Duration timeout)
             throws InterruptedException {
+        awaitCommittedDescriptors(kafka, topic, 1, timeout);
+    }
+
+    /** Waits until the running job has committed {@code count} descriptors, failing if the process ends first. */
+    void awaitCommittedDescriptors(KafkaBrokerExtension kafka, String topic, int count, Duration timeout)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (kafka.drainCommitted(topic).isEmpty()) {
+        while (kafka.drainCommitted(topic).size() < count) {
             assertThat(process.isAlive()).as("the job is still running").isTrue();
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("no committed descriptor within " + timeout);
+                throw new AssertionError("fewer than " + count + " committed descriptors within " + timeout);
             }
             Thread.sleep(500);
         }

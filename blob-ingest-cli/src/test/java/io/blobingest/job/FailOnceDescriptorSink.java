@@ -1,5 +1,6 @@
 package io.blobingest.job;
 
+import io.blobingest.job.internal.DelegatingDescriptorSink;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.Failures;
 import java.io.IOException;
@@ -28,7 +29,7 @@ final class FailOnceDescriptorSink extends DelegatingDescriptorSink {
     private final String runId;
     private final long failAfterRows;
 
-    FailOnceDescriptorSink(KafkaSink<DescriptorRow> sink, String runId, long failAfterRows) {
+    FailOnceDescriptorSink(DelegatingDescriptorSink sink, String runId, long failAfterRows) {
         super(sink);
         this.runId = runId;
         this.failAfterRows = failAfterRows;
@@ -43,7 +44,7 @@ final class FailOnceDescriptorSink extends DelegatingDescriptorSink {
 
     @Override
     public PrecommittingStatefulSinkWriter<DescriptorRow, KafkaWriterState, KafkaCommittable> restoreWriter(
-            WriterInitContext context, Collection<KafkaWriterState> recoveredState) {
+            WriterInitContext context, Collection<KafkaWriterState> recoveredState) throws IOException {
         return new Writer(sink.restoreWriter(context, recoveredState));
     }
 

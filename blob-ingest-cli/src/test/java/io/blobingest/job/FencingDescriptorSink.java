@@ -1,6 +1,6 @@
 package io.blobingest.job;
 
-import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.job.internal.DelegatingDescriptorSink;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;
@@ -26,19 +26,21 @@ import org.apache.kafka.clients.admin.Admin;
  * descriptors are delivered, but the coordinator then calls the id {@code Empty}, the state it
  * also gives an aborted transaction fenced in turn. With {@link Then#FAIL_THE_NOTIFICATION} the
  * committer also throws after that commit, so the job restores from the checkpoint whose
- * notification was running, and the fencing meets a restore.
+ * notification was running, and the fencing meets a restore. {@link When#NOT_FENCED} commits that
+ * transaction as usual, so that such a restore meets a transaction committed before the failure.
  */
 final class FencingDescriptorSink extends DelegatingDescriptorSink {
 
     private static final long serialVersionUID = 1L;
 
-    /** The transactional id fenced in each run. */
+    /** The transactional id fenced (or, {@link When#NOT_FENCED}, committed before the failure) in each run. */
     private static final ConcurrentMap<String, String> FENCED = new ConcurrentHashMap<>();
 
     /** When the transaction is fenced. */
     enum When {
         BEFORE_ITS_COMMIT,
-        AFTER_ITS_COMMIT
+        AFTER_ITS_COMMIT,
+        NOT_FENCED
     }
 
     /** What the committer does after the fenced commit. */
@@ -53,7 +55,7 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
     private final Then then;
 
     FencingDescriptorSink(
-            KafkaSink<DescriptorRow> sink, Properties adminProperties, String runId, When when, Then then) {
+            DelegatingDescriptorSink sink, Properties adminProperties, String runId, When when, Then then) {
         super(sink);
         this.adminProperties = adminProperties;
         this.runId = runId;
@@ -61,7 +63,7 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
         this.then = then;
     }
 
-    /** The transactional id this run fenced, if it did. */
+    /** The transactional id this run fenced (or chose, {@link When#NOT_FENCED}), if it did. */
     static String fenced(String runId) {
         return FENCED.get(runId);
     }
@@ -86,7 +88,7 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
                 }
                 if (fence && then == Then.FAIL_THE_NOTIFICATION) {
                     throw new IllegalStateException(
-                            "injected failure after fencing descriptor transaction " + transactionalId);
+                            "injected failure after the commit of descriptor transaction " + transactionalId);
                 }
             }
 

@@ -3,6 +3,7 @@ package io.blobingest.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.IngestJobITCase.RunResult;
+import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
@@ -28,7 +29,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -160,7 +160,7 @@ class IngestJobFailoverITCase {
         }
 
         @Override
-        public Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
+        public Sink<DescriptorRow> descriptorSink(DescriptorKafkaSink sink) {
             return point == Failures.Point.IN_POST_COMMIT_EMISSION
                     ? new FailOnceDescriptorSink(sink, runId, WORKLOAD.count() / 3)
                     : sink;

@@ -2,6 +2,7 @@ package io.blobingest.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.BlobTypes;
@@ -32,7 +33,6 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.StateRecoveryOptions;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -337,7 +337,7 @@ class LanceOutputITCase {
             implements IngestJob.Hooks {
 
         @Override
-        public Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
+        public Sink<DescriptorRow> descriptorSink(DescriptorKafkaSink sink) {
             return failure == Failure.DESCRIPTOR_TRANSACTION_LOST
                     ? new FencingDescriptorSink(
                             sink,

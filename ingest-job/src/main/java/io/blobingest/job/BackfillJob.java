@@ -1,6 +1,7 @@
 package io.blobingest.job;
 
 import io.blobingest.job.internal.ClassifyRecords;
+import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.job.internal.DescriptorOutputs;
 import io.blobingest.job.internal.KafkaDescriptorDeliveryCheck;
 import io.blobingest.job.internal.SplitManifestRows;
@@ -97,7 +98,10 @@ public final class BackfillJob {
                         config,
                         BlobTypes.DESCRIPTOR_ROW)
                 .uid(PASSED_THROUGH_EMITTER_UID)
-                .sinkTo(hooks.passedThroughDescriptorSink(kafka.passedThroughDescriptorSink()))
+                .sinkTo(hooks.passedThroughDescriptorSink(new DescriptorKafkaSink(
+                        kafka.passedThroughDescriptorSink(),
+                        kafka.adminProperties(),
+                        kafka.passedThroughTransactionalIdPrefix())))
                 .name("Passed-through descriptor sink")
                 .uid(PASSED_THROUGH_SINK_UID);
         IngestJob.place(

@@ -3,6 +3,7 @@ package io.blobingest.job;
 import io.blobingest.job.internal.CheckDescriptorSize;
 import io.blobingest.job.internal.ClassifyRecords;
 import io.blobingest.job.internal.CountDeadLetters;
+import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.job.internal.DescriptorOutputs;
 import io.blobingest.job.internal.ExternalBlobFetcher;
 import io.blobingest.job.internal.ExternalFetchSettings;
@@ -27,7 +28,6 @@ import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -120,7 +120,10 @@ public final class IngestJob {
         RawPackSinkBuilder sinkBuilder = RawPackSink.builder()
                 .setConfiguration(config)
                 .setDescriptorSink(
-                        hooks.descriptorSink(kafka.descriptorSink()),
+                        hooks.descriptorSink(new DescriptorKafkaSink(
+                                kafka.descriptorSink(),
+                                kafka.adminProperties(),
+                                kafka.descriptorTransactionalIdPrefix())),
                         new KafkaDescriptorDeliveryCheck(
                                 kafka.adminProperties(),
                                 kafka.descriptorTransactionalIdPrefix(),
@@ -182,12 +185,12 @@ public final class IngestJob {
         }
 
         /** May wrap the descriptor sink that receives the committed descriptors. */
-        default Sink<DescriptorRow> descriptorSink(KafkaSink<DescriptorRow> sink) {
+        default Sink<DescriptorRow> descriptorSink(DescriptorKafkaSink sink) {
             return sink;
         }
 
         /** May wrap the backfill's sink of the rows it passes through unchanged. */
-        default Sink<DescriptorRow> passedThroughDescriptorSink(KafkaSink<DescriptorRow> sink) {
+        default Sink<DescriptorRow> passedThroughDescriptorSink(DescriptorKafkaSink sink) {
             return sink;
         }
 

@@ -4,6 +4,7 @@ import io.blobingest.objectlayer.DescriptorRow;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Optional;
+import org.apache.flink.core.fs.Path;
 
 /**
  * Tells whether the descriptor sink committed what it received in one epoch: the rows a subtask
@@ -41,8 +42,13 @@ public interface DescriptorDeliveryCheck extends Serializable {
      */
     String lineage();
 
-    /** A connection for one subtask, closed with the emitter. */
-    Session open() throws IOException;
+    /**
+     * A connection for one subtask, closed with the emitter.
+     *
+     * @param directory this lineage's directory beside its delivery markers, where the check keeps
+     *     what it must remember across restores and restarts (see {@link Session#checkDestination})
+     */
+    Session open(Path directory) throws IOException;
 
     /** One epoch, as the emitter that sent it knows it. */
     interface Epoch {
@@ -69,6 +75,20 @@ public interface DescriptorDeliveryCheck extends Serializable {
 
     /** The calls of one subtask. */
     interface Session extends AutoCloseable {
+
+        /**
+         * Fails when the descriptor sink's destination is no longer the one this lineage first
+         * delivered to (Kafka: the descriptor topic deleted, perhaps created again under its name):
+         * the descriptors committed there are gone with it, and the rest must not go into another
+         * as if it held them all. The emitter calls it when it opens, before it sends an epoch's first
+         * row, and before the barrier of each checkpoint that closes an epoch holding rows, so that
+         * every row of a checkpoint's transaction was sent between two checks that found the
+         * destination unchanged. Within a deadline.
+         *
+         * @throws IOException when the destination changed, saying so in one line, or when it cannot be
+         *     told
+         */
+        void checkDestination() throws IOException;
 
         /**
          * @throws IOException when the outcome cannot be learned (unreachable, unknown transaction,

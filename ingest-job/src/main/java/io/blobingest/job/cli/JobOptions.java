@@ -1,6 +1,7 @@
 package io.blobingest.job.cli;
 
 import io.blobingest.job.RunBaseline;
+import io.blobingest.job.internal.DescriptorTopicRecreatedException;
 import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
@@ -199,6 +200,12 @@ final class JobOptions {
                     ? LocalRun.execute(env, config.get(PipelineOptions.NAME))
                     : env.execute(config.get(PipelineOptions.NAME));
         } catch (Exception e) {
+            Optional<DescriptorTopicRecreatedException> recreated =
+                    ExceptionUtils.findThrowable(e, DescriptorTopicRecreatedException.class);
+            if (recreated.isPresent()) {
+                // Its message is the whole story; the chain of Flink's restarts around it is not.
+                throw recreated.get();
+            }
             if (ExceptionUtils.findThrowable(e, ProducerFencedException.class).isPresent()) {
                 String prefix = config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX)
                         .orElse(config.get(BlobKafkaOptions.GROUP_ID));

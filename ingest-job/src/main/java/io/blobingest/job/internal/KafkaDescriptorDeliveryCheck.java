@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.connector.kafka.sink.internal.TransactionalIdFactory;
+import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTransactionsOptions;
 import org.apache.kafka.clients.admin.TransactionDescription;
@@ -82,19 +83,30 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
         return transactionalIdPrefix;
     }
 
+    /**
+     * Opens a session; its {@link Session#checkDestination} keeps the descriptor topic's id under
+     * {@code directory} ({@link DescriptorTopicIdentity}).
+     */
     @Override
-    public Session open() {
-        return new KafkaSession(Admin.create(adminProperties));
+    public Session open(Path directory) {
+        return new KafkaSession(Admin.create(adminProperties), new DescriptorTopicIdentity(descriptorTopic, directory));
     }
 
     private final class KafkaSession implements Session {
 
         private final Admin admin;
+        private final DescriptorTopicIdentity topicIdentity;
         /** The searches running for epochs whose transaction reads {@code Empty}, by transactional id. */
         private final Map<String, CommittedRecordSearch> searches = new HashMap<>();
 
-        private KafkaSession(Admin admin) {
+        private KafkaSession(Admin admin, DescriptorTopicIdentity topicIdentity) {
             this.admin = admin;
+            this.topicIdentity = topicIdentity;
+        }
+
+        @Override
+        public void checkDestination() throws IOException {
+            topicIdentity.check(admin);
         }
 
         @Override
@@ -169,7 +181,8 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
         }
     }
 
-    private static TransactionDescription describe(Admin admin, String transactionalId) throws IOException {
+    /** The transaction's state on the brokers, within {@link #LOOKUP_TIMEOUT}. */
+    static TransactionDescription describe(Admin admin, String transactionalId) throws IOException {
         DescribeTransactionsOptions options =
                 new DescribeTransactionsOptions().timeoutMs((int) LOOKUP_TIMEOUT.toMillis());
         try {

@@ -1,6 +1,7 @@
 package io.blobingest.job.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.kafka.DescriptorRecords;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
@@ -10,6 +11,7 @@ import io.blobingest.sink.DescriptorDeliveryCheck.Epoch;
 import io.blobingest.sink.DescriptorDeliveryCheck.Outcome;
 import io.blobingest.sink.DescriptorDeliveryCheck.Session;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +27,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Kafka delivery check on a real broker, with the transactions of a descriptor sink made by
@@ -42,6 +45,10 @@ class KafkaDescriptorDeliveryCheckITCase {
     private String topic;
     private KafkaDescriptorDeliveryCheck check;
 
+    /** The lineage's directory beside its delivery markers. */
+    @TempDir
+    Path directory;
+
     @BeforeEach
     void createTopic() throws Exception {
         String run = UUID.randomUUID().toString();
@@ -51,13 +58,51 @@ class KafkaDescriptorDeliveryCheckITCase {
     }
 
     @Test
+    void theDescriptorTopicDeletedAndRecreatedIsRefusedBySessionsOfEveryLaterStart() throws Exception {
+        try (Session session = check.open(lineageDirectory())) {
+            session.checkDestination();
+        }
+        String old = topicId();
+        try (Admin admin = Admin.create(adminProperties())) {
+            admin.deleteTopics(List.of(topic)).all().get(1, TimeUnit.MINUTES);
+            long deadline = System.nanoTime() + ANSWER_DEADLINE.toNanos();
+            while (admin.listTopics().names().get(1, TimeUnit.MINUTES).contains(topic)) {
+                assertThat(System.nanoTime())
+                        .as("%s gone within %s", topic, ANSWER_DEADLINE)
+                        .isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
+        try (Session session = check.open(lineageDirectory())) {
+            assertThatThrownBy(session::checkDestination)
+                    .isInstanceOf(DescriptorTopicRecreatedException.class)
+                    .hasMessageStartingWith("descriptor topic '" + topic + "' was deleted since this job first"
+                            + " delivered to it (topic id " + old + ", now none)");
+        }
+        KAFKA.createTopic(topic, 2);
+
+        try (Session session = check.open(lineageDirectory())) {
+            assertThatThrownBy(session::checkDestination)
+                    .isInstanceOf(DescriptorTopicRecreatedException.class)
+                    .hasMessageStartingWith("descriptor topic '" + topic + "' was deleted and recreated since this"
+                            + " job first delivered to it (topic id " + old + ", now " + topicId() + "): ")
+                    .hasMessageNotContaining("\n");
+        }
+        // Another lineage starts with the topic as it is now.
+        try (Session session = check.open(
+                new org.apache.flink.core.fs.Path(directory.resolve("other").toUri()))) {
+            session.checkDestination();
+        }
+    }
+
+    @Test
     void aTransactionFencedAfterItCommittedIsCommitted() throws Exception {
         long sentAt = System.currentTimeMillis();
         send(1, List.of(row(1), row(2)), true);
         fence(1);
         assertThat(state(1)).as("the state that hides the outcome").isEqualTo(TransactionState.EMPTY);
 
-        try (Session session = check.open()) {
+        try (Session session = check.open(lineageDirectory())) {
             assertThat(answer(session, epoch(1, sentAt, row(2)))).isEqualTo(Outcome.COMMITTED);
         }
     }
@@ -70,7 +115,7 @@ class KafkaDescriptorDeliveryCheckITCase {
         fence(2);
         assertThat(state(2)).isEqualTo(TransactionState.EMPTY);
 
-        try (Session session = check.open()) {
+        try (Session session = check.open(lineageDirectory())) {
             assertThat(answer(session, epoch(2, sentAt, row(2)))).isEqualTo(Outcome.ABORTED);
         }
     }
@@ -88,7 +133,7 @@ class KafkaDescriptorDeliveryCheckITCase {
             send(1, List.of(row(1)), true);
             fence(1);
 
-            try (Session session = check.open()) {
+            try (Session session = check.open(lineageDirectory())) {
                 Epoch epoch = epoch(1, sentAt, row(1));
                 // On both partitions, a read_committed reader cannot see past the open transaction.
                 for (int i = 0; i < 10; i++) {
@@ -106,7 +151,7 @@ class KafkaDescriptorDeliveryCheckITCase {
         send(1, List.of(row(1)), true);
         fence(1);
 
-        try (Session session = check.open()) {
+        try (Session session = check.open(lineageDirectory())) {
             assertThat(session.outcome(epoch(1, System.currentTimeMillis(), null)))
                     .isEqualTo(Outcome.ABORTED);
         }
@@ -117,7 +162,7 @@ class KafkaDescriptorDeliveryCheckITCase {
         send(1, List.of(row(1)), true);
         send(2, List.of(row(2)), false);
         try (KafkaProducer<byte[], byte[]> open = transactionalProducer(check.transactionalId(0, 3));
-                Session session = check.open()) {
+                Session session = check.open(lineageDirectory())) {
             open.initTransactions();
             open.beginTransaction();
             open.send(DescriptorRecords.toProducerRecord(topic, row(3), null)).get();
@@ -213,6 +258,21 @@ class KafkaDescriptorDeliveryCheckITCase {
         @Override
         public Optional<DescriptorRow> sampleRow() {
             return sample;
+        }
+    }
+
+    private org.apache.flink.core.fs.Path lineageDirectory() {
+        return new org.apache.flink.core.fs.Path(directory.toUri());
+    }
+
+    private String topicId() throws Exception {
+        try (Admin admin = Admin.create(adminProperties())) {
+            return admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(1, TimeUnit.MINUTES)
+                    .get(topic)
+                    .topicId()
+                    .toString();
         }
     }
 }

@@ -77,6 +77,12 @@ abstract class DeliveryCheckedEmitter<IN, U> extends AbstractStreamOperator<Desc
     }
 
     @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        deliveries.beforeBarrier();
+    }
+
+    @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         deliveries.snapshotState(context.getCheckpointId());

@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.OptionalLong;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
@@ -85,14 +87,19 @@ public final class DeliveryMarkers {
         return directory;
     }
 
-    private FileStatus[] list() throws IOException {
+    /** The markers: files only, the delivery check keeps directories of its own here. */
+    private List<FileStatus> list() throws IOException {
         FileSystem fs = directory.getFileSystem();
+        FileStatus[] statuses;
         try {
-            FileStatus[] statuses = fs.listStatus(directory);
-            return statuses == null ? new FileStatus[0] : statuses;
+            statuses = fs.listStatus(directory);
         } catch (FileNotFoundException e) {
-            return new FileStatus[0];
+            return List.of();
         }
+        if (statuses == null) {
+            return List.of();
+        }
+        return Arrays.stream(statuses).filter(status -> !status.isDir()).toList();
     }
 
     private static long epochOf(Path marker) throws IOException {

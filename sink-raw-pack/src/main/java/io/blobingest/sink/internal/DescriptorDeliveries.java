@@ -77,6 +77,8 @@ final class DescriptorDeliveries<U> {
 
     private DescriptorDeliveryCheck.Session session;
     private DeliveryMarkers markers;
+    /** Whether the destination was checked since the current epoch began (see {@link #sending}). */
+    private boolean destinationCheckedThisEpoch;
 
     /**
      * @param check null: nothing is kept
@@ -164,7 +166,11 @@ final class DescriptorDeliveries<U> {
             }
             return;
         }
-        session = check.open();
+        session = check.open(markers.directory());
+        // Before settling (which writes markers) and before the committer further up the chain
+        // re-emits its restored sets into this epoch.
+        session.checkDestination();
+        destinationCheckedThisEpoch = true;
         if (!pending.isEmpty()) {
             LOG.info("Checking the delivery of {} restored epochs of descriptors: {}", pending.size(), pending);
             settle(currentEpoch - 1);
@@ -172,9 +178,31 @@ final class DescriptorDeliveries<U> {
     }
 
     /** Just before the first row of a unit is sent. */
-    void sending() {
-        if (check != null && current.isEmpty()) {
+    void sending() throws IOException {
+        if (check == null) {
+            return;
+        }
+        if (current.isEmpty()) {
             currentFirstRowSentAt = System.currentTimeMillis();
+        }
+        if (!destinationCheckedThisEpoch) {
+            // The epoch's first row: from here to the barrier check, rows go where the check found.
+            session.checkDestination();
+            destinationCheckedThisEpoch = true;
+        }
+    }
+
+    /**
+     * From the operator's {@code prepareSnapshotPreBarrier}: checks the destination once more
+     * before the barrier closes an epoch that holds rows. If it changed since the epoch's first
+     * row, the task fails here, before the barrier leaves, so the checkpoint cannot complete and the
+     * epoch's transaction is never committed. Not in the synchronous snapshot: an exception there
+     * is reported as a declined checkpoint, which a job that tolerates failed checkpoints may go
+     * past, and the committer commits a checkpoint's transactions with any later one that completes.
+     */
+    void beforeBarrier() throws IOException {
+        if (check != null && !current.isEmpty()) {
+            session.checkDestination();
         }
     }
 
@@ -195,6 +223,7 @@ final class DescriptorDeliveries<U> {
 
     /** From the operator's {@code snapshotState}: the current epoch is closed by {@code checkpointId}. */
     void snapshotState(long checkpointId) throws Exception {
+        destinationCheckedThisEpoch = false;
         if (!current.isEmpty()) {
             pending.add(new PendingDelivery<>(subtask, currentEpoch, currentFirstRowSentAt, current));
             current = new ArrayList<>();

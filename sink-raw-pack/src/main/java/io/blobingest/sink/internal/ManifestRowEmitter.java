@@ -73,7 +73,7 @@ public final class ManifestRowEmitter extends DeliveryCheckedEmitter<ManifestRow
     }
 
     @Override
-    public void processElement(StreamRecord<ManifestRow> element) {
+    public void processElement(StreamRecord<ManifestRow> element) throws IOException {
         ManifestRow row = element.getValue();
         deliveries.sending();
         output.collect(reuse.replace(row.row()));

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,6 +40,8 @@ class CommittedDescriptorEmitterTest {
     private static final long MIB = 1024 * 1024;
     /** Outcome per epoch, per test; absent = the check cannot answer. */
     private static final Map<String, Map<Long, Outcome>> OUTCOMES = new ConcurrentHashMap<>();
+    /** The tests whose check finds the destination changed. */
+    private static final Set<String> DESTINATION_CHANGED = ConcurrentHashMap.newKeySet();
     /** What the check was told about each epoch it was asked about, per test. */
     private static final Map<String, List<Asked>> ASKED = new ConcurrentHashMap<>();
 
@@ -48,6 +51,37 @@ class CommittedDescriptorEmitterTest {
     Path base;
 
     private final String testId = UUID.randomUUID().toString();
+
+    @Test
+    void noRowIsSentAndNoEpochClosedOnceTheDestinationChanged() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable first = committedSet(writers);
+        BlobSetCommittable second = committedSet(writers);
+        try (var harness = harness(writers)) {
+            harness.open();
+            harness.processElement(committed(first, 1));
+            harness.snapshot(1, 1);
+            DESTINATION_CHANGED.add(testId);
+
+            // The next epoch's first row is not sent.
+            assertThatThrownBy(() -> harness.processElement(committed(second, 2)))
+                    .hasStackTraceContaining("the destination changed");
+            assertThat(rows(harness)).hasSize((int) first.rowCount());
+        }
+        DESTINATION_CHANGED.remove(testId);
+        try (var harness = harness(writers)) {
+            harness.open();
+            harness.processElement(committed(second, 2));
+            DESTINATION_CHANGED.add(testId);
+
+            // The barrier of an epoch whose rows were sent before the change fails before it leaves.
+            assertThatThrownBy(() -> harness.prepareSnapshotPreBarrier(2))
+                    .hasStackTraceContaining("the destination changed");
+        }
+        try (var harness = harness(writers)) {
+            assertThatThrownBy(harness::open).hasStackTraceContaining("the destination changed");
+        }
+    }
 
     @Test
     void anAbortedEpochIsEmittedAgainAndACommittedOneIsForgottenWithItsMarker() throws Exception {
@@ -281,8 +315,15 @@ class CommittedDescriptorEmitterTest {
         }
 
         @Override
-        public Session open() {
+        public Session open(org.apache.flink.core.fs.Path directory) {
             return new Session() {
+                @Override
+                public void checkDestination() throws IOException {
+                    if (DESTINATION_CHANGED.contains(testId)) {
+                        throw new IOException("scripted: the destination changed");
+                    }
+                }
+
                 @Override
                 public Outcome outcome(Epoch epoch) throws IOException {
                     ASKED.computeIfAbsent(testId, id -> new CopyOnWriteArrayList<>())

@@ -1,4 +1,4 @@
-package io.blobingest.job;
+package io.blobingest.job.internal;
 
 import io.blobingest.objectlayer.DescriptorRow;
 import java.io.IOException;
@@ -16,19 +16,21 @@ import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
- * The job's real descriptor {@link KafkaSink} behind the same Sink V2 interfaces, everything
- * delegated: its transactions, state and committer are Kafka's own. Fault-injecting test sinks
- * override the part they break.
+ * The descriptor {@link KafkaSink} behind the same Sink V2 interfaces, everything delegated: its
+ * transactions, state and committer are Kafka's own. Subclasses override the part they change (the
+ * job: its committer; fault-injecting tests: the part they break).
  */
-abstract class DelegatingDescriptorSink
+public abstract class DelegatingDescriptorSink
         implements TwoPhaseCommittingStatefulSink<DescriptorRow, KafkaWriterState, KafkaCommittable>,
                 SupportsPostCommitTopology<KafkaCommittable> {
 
     private static final long serialVersionUID = 1L;
 
-    final KafkaSink<DescriptorRow> sink;
+    /** The Kafka sink, or another delegating sink around it. */
+    protected final TwoPhaseCommittingStatefulSink<DescriptorRow, KafkaWriterState, KafkaCommittable> sink;
 
-    DelegatingDescriptorSink(KafkaSink<DescriptorRow> sink) {
+    protected DelegatingDescriptorSink(
+            TwoPhaseCommittingStatefulSink<DescriptorRow, KafkaWriterState, KafkaCommittable> sink) {
         this.sink = sink;
     }
 
@@ -59,8 +61,12 @@ abstract class DelegatingDescriptorSink
         return sink.getCommittableSerializer();
     }
 
+    /** The Kafka sink co-locates its committer with its writer here. */
     @Override
+    @SuppressWarnings("unchecked")
     public void addPostCommitTopology(DataStream<CommittableMessage<KafkaCommittable>> committables) {
-        sink.addPostCommitTopology(committables);
+        if (sink instanceof SupportsPostCommitTopology<?> postCommit) {
+            ((SupportsPostCommitTopology<KafkaCommittable>) postCommit).addPostCommitTopology(committables);
+        }
     }
 }
