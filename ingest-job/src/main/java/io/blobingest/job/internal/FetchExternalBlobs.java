@@ -59,7 +59,9 @@ import org.slf4j.LoggerFactory;
  * its timeout the first wins. Its thread counts until it really ends (a read may ignore the
  * interrupt): at most {@link #MAX_THREADS_PER_SLOT} {@code * concurrency} fetch threads are alive,
  * so healthy fetches keep their slots beside as many stuck ones, and past that bound the next
- * fetch waits for a thread to end. The bound is the subtask's in this TaskManager, not this
+ * fetch waits for a thread to end, at most the fetch timeout, and is then dead-lettered as {@code
+ * fetch-failed} naming the stuck threads: nothing holds the task thread, and so a checkpoint
+ * barrier, without a deadline. The bound is the subtask's in this TaskManager, not this
  * instance's: threads that earlier attempts of the task left stuck still count ({@link
  * ReadThreads#join}), so task restarts cannot pile them up. At the end of input the stage waits
  * for every fetch in flight.
@@ -189,21 +191,46 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
             emitPlaced(input.left());
             return;
         }
-        boolean warned = false;
-        while (inFlight.size() >= concurrency || !threads.hasRoom()) {
-            if (!warned && inFlight.size() < concurrency) {
-                LOG.warn(
-                        "All {} external fetch threads are alive, {} of them still in fetches given up at their "
-                                + "timeout by this or an earlier attempt of the task (reads that ignore interrupts); "
-                                + "the next fetch waits until one of them ends: {}",
-                        threads.alive(),
-                        threads.alive() - inFlight.size(),
-                        threads.describeAlive());
-                warned = true;
+        ExternalFetch fetch = input.right();
+        // Fetches in flight end by their timeout at the latest; threads stuck in fetches given up may
+        // never end (a hung mount), so the wait for one of them is bounded by the fetch timeout too,
+        // and a timer wakes the mailbox when it is up: the record is a dead letter, the barrier passes.
+        ScheduledFuture<?> giveUp = null;
+        long giveUpAt = 0;
+        try {
+            while (inFlight.size() >= concurrency || !threads.hasRoom()) {
+                if (inFlight.size() < concurrency) {
+                    long now = getProcessingTimeService().getCurrentProcessingTime();
+                    if (giveUp == null) {
+                        LOG.warn(
+                                "All {} external fetch threads are alive, {} of them still in fetches given up at "
+                                        + "their timeout by this or an earlier attempt of the task (reads that ignore "
+                                        + "interrupts); the next fetch waits until one of them ends, at most {} ms: {}",
+                                threads.alive(),
+                                threads.alive() - inFlight.size(),
+                                timeout.toMillis(),
+                                threads.describeAlive());
+                        giveUpAt = now + timeout.toMillis();
+                        giveUp = getProcessingTimeService().registerTimer(giveUpAt, time -> {});
+                    } else if (now >= giveUpAt) {
+                        emitDeadLetter(new DeadLetter(
+                                fetch.record(),
+                                DeadLetterCode.FETCH_FAILED,
+                                "no fetch thread came free to fetch " + fetch.location() + " within "
+                                        + timeout.toMillis() + " ms (external.fetch-timeout): all "
+                                        + threads.alive() + " are still in fetches given up at their timeout, reads"
+                                        + " that ignore interrupts: " + threads.describeAlive()));
+                        return;
+                    }
+                }
+                mailbox.yield();
             }
-            mailbox.yield();
+        } finally {
+            if (giveUp != null) {
+                giveUp.cancel(false);
+            }
         }
-        start(input.right());
+        start(fetch);
     }
 
     private void start(ExternalFetch fetch) {

@@ -31,6 +31,7 @@ import org.apache.flink.streaming.api.functions.async.AsyncFunction;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
 import org.apache.flink.streaming.api.operators.async.AsyncWaitOperatorFactory;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.mailbox.Mail;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.types.Either;
 import org.apache.logging.log4j.Level;
@@ -249,9 +250,84 @@ class FetchExternalBlobsTest {
                             .hasSize(bound);
                 }
                 assertThat(logs.text())
-                        .contains("the next fetch waits until one of them ends: [")
+                        .contains("the next fetch waits until one of them ends, at most 30000 ms: [")
                         .containsPattern("external-fetch-0-\\d+ \\(fetching " + Pattern.quote(stuckUri(stuckObjects, 0))
                                 + " for input in/0/0\\)");
+            } finally {
+                hung.forEach(FlakyFileSystem.HungReads::release);
+                stuckObjects.forEach(FlakyFileSystem::resumeReads);
+                for (Thread thread : liveFetchThreads()) {
+                    thread.join();
+                }
+            }
+        });
+    }
+
+    /**
+     * With every thread of the bound stuck in a read that ignores its interrupt (a hung mount), the
+     * next fetch waited until one of them ended, which may be never, holding the task thread and
+     * every checkpoint barrier behind it. It waits at most the fetch timeout and is then dead-lettered.
+     */
+    @Test
+    void aFetchThatFindsEveryThreadStuckIsDeadLetteredAfterTheFetchTimeout() {
+        assertTimeoutPreemptively(Duration.ofMinutes(2), () -> {
+            int bound = FetchExternalBlobs.MAX_THREADS_PER_SLOT * SETTINGS.concurrency();
+            List<FlakyFileSystem.HungReads> hung = new ArrayList<>();
+            List<Path> stuckObjects = new ArrayList<>();
+            for (int i = 0; i < bound; i++) {
+                Path stuck = Files.write(dir.resolve("stuck-" + i), CONTENT);
+                stuckObjects.add(stuck);
+                hung.add(FlakyFileSystem.hangReads(stuck));
+            }
+            Path healthy = Files.write(dir.resolve("healthy"), CONTENT);
+            ExternalFetch waiting = fetch(7, healthy.toUri().toString());
+            try (var logs = new CapturedLogs();
+                    var harness = harness()) {
+                harness.open();
+                long now = 0;
+                harness.setProcessingTime(now);
+                for (int round = 0; round < FetchExternalBlobs.MAX_THREADS_PER_SLOT; round++) {
+                    for (int slot = 0; slot < SETTINGS.concurrency(); slot++) {
+                        int stuck = round * SETTINGS.concurrency() + slot;
+                        harness.processElement(Either.Right(fetch(100 + stuck, stuckUri(stuckObjects, stuck))), 0);
+                        assertThat(hung.get(stuck).started().await(1, TimeUnit.MINUTES))
+                                .isTrue();
+                    }
+                    now += TIMEOUT.toMillis() + 1;
+                    harness.setProcessingTime(now);
+                }
+                long waitStarted = now;
+                // The clock moves only once the stage waits: then its give-up timer is due. In a task the
+                // timer's callback is a mail, which wakes the wait; the harness runs callbacks on the
+                // thread that moves its clock, so that thread sends the mail.
+                Thread clock = new Thread(() -> {
+                    awaitWarnings(logs, 1);
+                    try {
+                        harness.setProcessingTime(waitStarted + TIMEOUT.toMillis());
+                        harness.getTaskMailbox().put(new Mail(() -> {}, Integer.MAX_VALUE, "the give-up timer"));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                clock.setDaemon(true);
+                clock.start();
+
+                harness.processElement(Either.Right(waiting), 0);
+
+                assertThat(deadLetters(harness))
+                        .as("the stuck fetches' dead letters, then the waiting one's")
+                        .hasSize(bound + 1)
+                        .last()
+                        .satisfies(deadLetter -> {
+                            assertThat(deadLetter.record().offset()).isEqualTo(7);
+                            assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.FETCH_FAILED);
+                            assertThat(deadLetter.detail())
+                                    .startsWith("no fetch thread came free to fetch " + waiting.location()
+                                            + " within 30000 ms (external.fetch-timeout): all " + bound
+                                            + " are still in fetches given up at their timeout")
+                                    .contains("external-fetch-0-");
+                        });
+                assertThat(harness.extractOutputValues()).isEmpty();
             } finally {
                 hung.forEach(FlakyFileSystem.HungReads::release);
                 stuckObjects.forEach(FlakyFileSystem::resumeReads);
