@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -22,7 +23,8 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * regenerate any of them. Every 3,000th record (offset 1,500) is a 5-20 MiB video segment
  * (Dedicated); every 25th a 65-100 KiB frame (Packed); every 101st (offset 3) an External
  * reference to one of {@link #EXTERNAL_FILES} files, every other one of them to a byte range;
- * every 103rd (offset 5) an ingest-mode External record whose file is fetched and placed; every
+ * every 103rd (offset 5) an ingest-mode External record whose file is fetched and placed (Inline,
+ * Packed, or, for the 6 MiB file, Dedicated: the sink copies it into a sidecar); every
  * 997th (offset 7) has a null value and every 1,009th (offset 11) a URI outside the allowed
  * prefix (dead letters); the rest are 0-2 KiB telemetry packets (Inline).
  */
@@ -32,7 +34,7 @@ record ChaosWorkload(long seed, Path externalDirectory) implements PipelineOutpu
     static final int MIB = 1024 * KIB;
     static final int EXTERNAL_FILES = 8;
     private static final int[] EXTERNAL_SIZES = {
-        8 * KIB, 40 * KIB, 100 * KIB, 256 * KIB, 1 * KIB, 70 * KIB, 200 * KIB, 16 * KIB
+        8 * KIB, 40 * KIB, 100 * KIB, 256 * KIB, 1 * KIB, 70 * KIB, 200 * KIB, 6 * MIB
     };
 
     enum Shape {
@@ -174,12 +176,25 @@ record ChaosWorkload(long seed, Path externalDirectory) implements PipelineOutpu
     }
 
     /** How many of inputs {@code 0..count-1} have each shape, in {@link Shape} order. */
-    long[] shapeCounts(int count) {
+    private long[] shapeCounts(int count) {
         long[] counts = new long[Shape.values().length];
         for (int i = 0; i < count; i++) {
             counts[shape(i).ordinal()]++;
         }
         return counts;
+    }
+
+    /** How many of inputs {@code 0..count-1} have each shape, as words: {@code inline 19726 packed 816 ...}. */
+    String describeShapes(int count) {
+        long[] counts = shapeCounts(count);
+        StringBuilder words = new StringBuilder();
+        for (Shape shape : Shape.values()) {
+            words.append(' ')
+                    .append(shape.name().toLowerCase(Locale.ROOT))
+                    .append(' ')
+                    .append(counts[shape.ordinal()]);
+        }
+        return words.toString().strip();
     }
 
     private byte[] value(int index) {
