@@ -196,7 +196,7 @@ final class JobOptions {
         JobExecutionResult result;
         try {
             result = env instanceof LocalStreamEnvironment
-                    ? LocalRun.execute(env, config.get(PipelineOptions.NAME))
+                    ? LocalRun.execute(env, config.get(PipelineOptions.NAME), out)
                     : env.execute(config.get(PipelineOptions.NAME));
         } catch (Exception e) {
             if (ExceptionUtils.findThrowable(e, ProducerFencedException.class).isPresent()) {
