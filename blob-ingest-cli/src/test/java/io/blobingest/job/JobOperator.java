@@ -98,6 +98,11 @@ final class JobOperator implements AutoCloseable {
         }
     }
 
+    /** The first line since {@code mark} that says the job failed: a restart's report, or the exit's error. */
+    Optional<String> firstFailureReportSince(Mark mark) {
+        return firstLineSince(mark, FAILURE_REPORTED).or(() -> firstLineSince(mark, EXPLANATION));
+    }
+
     /** A point in the job's output: the start running then, and how many chars it had printed. */
     record Mark(int start, int chars) {}
 

