@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.blobingest.job.ChaosSchedule.Fault;
-import io.blobingest.job.IngestJobITCase.RunResult;
 import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
-import io.blobingest.objectlayer.BlobKind;
-import io.blobingest.objectlayer.BlobSets;
-import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.sink.FailOnceCommitSink;
 import io.blobingest.sink.Failures;
@@ -19,8 +15,6 @@ import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.internal.BlobSetCommittable;
-import io.blobingest.sink.internal.DeliveryMarkers;
-import io.blobingest.storage.FlinkFileSystemStorage;
 import io.blobingest.storage.testing.S3ServerExtension;
 import java.io.IOException;
 import java.net.URI;
@@ -32,14 +26,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -184,7 +172,8 @@ class ChaosRunITCase {
         } finally {
             printReport(report, workload, start);
         }
-        assertEveryInputExactlyOnce(workload);
+        new ChaosOutcome(KAFKA, S3, PREFIX, DESCRIPTOR_TOPIC, DEAD_LETTER_TOPIC, false)
+                .assertEveryInputExactlyOnce(workload, INPUTS);
         System.out.printf("chaos run: checks done, %.1f s in all%n", seconds(start));
     }
 
@@ -400,68 +389,10 @@ class ChaosRunITCase {
                 "external.allowed-prefixes=" + workload.allowedPrefix()));
     }
 
-    /**
-     * Every input is exactly one committed descriptor (and manifest row), byte-exact, or exactly
-     * one dead letter with its code; every pack verifies; S3 shows committed blob sets only.
-     */
-    private static void assertEveryInputExactlyOnce(ChaosWorkload workload) throws Exception {
-        URI base = S3.uri(PREFIX);
-        Set<Integer> placed = workload.placed(INPUTS);
-        PipelineOutput output = PipelineOutput.read(KAFKA, DESCRIPTOR_TOPIC, base, new FlinkFileSystemStorage());
-        output.assertExactlyOnceAndByteExact(workload, placed);
-
-        Map<Integer, String> codes = workload.assertOneDeadLetterPerBadInput(KAFKA, DEAD_LETTER_TOPIC, INPUTS);
-
-        // Visible: the committed manifests, and the sidecars their rows name; nothing else.
-        List<org.apache.flink.core.fs.Path> manifests = PipelineOutput.manifests(base);
-        Set<String> committed = new TreeSet<>();
-        manifests.forEach(m -> committed.add(PREFIX + "/" + BlobSets.DESCRIPTORS_DIRECTORY + "/" + m.getName()));
-        for (DescriptorRow row : output.manifestRows) {
-            if (row.blob().kind() == BlobKind.PACKED || row.blob().kind() == BlobKind.DEDICATED) {
-                committed.add(PREFIX + "/" + row.blobSet() + "/"
-                        + BlobSets.sidecarFileName(row.blob().blobId()));
-            }
-        }
-        String markers = PREFIX + "/" + DeliveryMarkers.DIRECTORY + "/";
-        assertThat(S3.objectKeys(PREFIX + "/").stream().filter(key -> !key.startsWith(markers)))
-                .as("objects visible under " + base + " beside the delivery markers")
-                .containsExactlyElementsOf(committed);
-
-        RunResult verify = IngestJobITCase.runCli(S3CliOptions.withS3Options(S3, "pack", "verify", base.toString()));
-        assertThat(verify.exitCode()).as(verify.output()).isZero();
-        assertThat(verify.output()).containsPattern("[1-9][0-9]* packs checked, 0 faults");
-        System.out.printf(
-                "chaos run: %d descriptors in %d blob sets (%d packs and sidecars on S3, %d multipart uploads"
-                        + " of failed attempts left unfinished, invisible), %d dead letters; %s%n",
-                output.descriptors.size(),
-                manifests.size(),
-                committed.size() - manifests.size(),
-                S3.inProgressMultipartUploads().stream()
-                        .filter(u -> u.key().startsWith(PREFIX + "/"))
-                        .count(),
-                codes.size(),
-                verify.output().strip().replace('\n', ' '));
-        Map<BlobKind, Long> kinds = output.descriptors.stream()
-                .collect(Collectors.groupingBy(
-                        r -> r.blob().kind(), () -> new EnumMap<>(BlobKind.class), Collectors.counting()));
-        System.out.printf(
-                "chaos run: descriptors by kind %s; dead letters by code %s%n",
-                kinds,
-                codes.values().stream().collect(Collectors.groupingBy(c -> c, TreeMap::new, Collectors.counting())));
-    }
-
     private static void printReport(List<Struck> report, ChaosWorkload workload, long start) {
-        long[] shapes = workload.shapeCounts(INPUTS);
-        StringBuilder inputs = new StringBuilder();
-        for (ChaosWorkload.Shape shape : ChaosWorkload.Shape.values()) {
-            inputs.append(' ')
-                    .append(shape.name().toLowerCase(java.util.Locale.ROOT))
-                    .append(' ')
-                    .append(shapes[shape.ordinal()]);
-        }
         System.out.printf(
                 "chaos run: %d inputs (%s), %d faults struck, %.1f s so far%n",
-                INPUTS, inputs.toString().strip(), report.size(), seconds(start));
+                INPUTS, workload.describeShapes(INPUTS), report.size(), seconds(start));
         for (Struck struck : report) {
             System.out.printf(
                     "  %-55s %5.1f s  job failures %d, subtasks restored %s: %s%n",

@@ -53,10 +53,15 @@ final class CommittedOutputs implements AutoCloseable {
         return seen.cardinality();
     }
 
+    /** Whether inputs {@code 0..inputs-1} all have a committed output now. */
+    boolean hasAll(int inputs) {
+        return count() >= inputs && seen.nextClearBit(0) >= inputs;
+    }
+
     /** Waits until inputs {@code 0..inputs-1} all have a committed output. */
     void awaitAll(int inputs, Duration timeout) throws InterruptedException {
         Await.until(
-                () -> count() >= inputs && seen.nextClearBit(0) >= inputs,
+                () -> hasAll(inputs),
                 "committed outputs of inputs 0.." + (inputs - 1) + " (" + seen.cardinality() + " so far)",
                 timeout);
     }

@@ -67,7 +67,8 @@ final class GcCommand implements Callable<Integer> {
         int committed = 0;
         for (Leftover leftover : found) {
             String action;
-            if (leftovers.namedByCommittedManifest(leftover)) {
+            boolean atCommittedKey = leftovers.namedByCommittedManifest(leftover);
+            if (atCommittedKey && leftover.kind() != Leftover.Kind.MULTIPART_UPLOAD) {
                 committed++;
                 action = "kept: a committed manifest names it";
             } else if (!leftover.olderThan(gracePeriod, now)) {
@@ -77,7 +78,8 @@ final class GcCommand implements Callable<Integer> {
                 old++;
                 removed++;
                 action = (removedNow ? "" : "already ")
-                        + (leftover.kind() == Leftover.Kind.MULTIPART_UPLOAD ? "aborted" : "deleted");
+                        + (leftover.kind() == Leftover.Kind.MULTIPART_UPLOAD ? "aborted" : "deleted")
+                        + (atCommittedKey ? " (a stale upload: its key is committed)" : "");
             } else {
                 old++;
                 action = "would remove";

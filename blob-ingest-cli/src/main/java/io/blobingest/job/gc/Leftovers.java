@@ -32,7 +32,11 @@ import org.apache.flink.core.fs.Path;
  * removed.
  *
  * <p>Nothing a committed manifest names is ever removed: {@link #namedByCommittedManifest} holds
- * for a committed blob set's sidecars and manifest, and {@link #remove} refuses those.
+ * for a committed blob set's sidecars and manifest, and {@link #remove} refuses those files. A
+ * multipart upload to such a key is a stale one, removable: the committer completes every upload
+ * of a set before it publishes the manifest, so an upload still in progress at a committed key is
+ * abandoned by a failed attempt, which no committer will complete, and aborting it leaves the
+ * committed object as it is.
  */
 public final class Leftovers implements Closeable {
 
@@ -106,10 +110,10 @@ public final class Leftovers implements Closeable {
      * Deletes the file, or aborts the upload.
      *
      * @return true if this call removed it, false if it was gone already
-     * @throws IllegalArgumentException if a committed manifest names its location
+     * @throws IllegalArgumentException if it is a file a committed manifest names
      */
     public boolean remove(Leftover leftover) throws IOException {
-        if (namedByCommittedManifest(leftover)) {
+        if (leftover.kind() != Kind.MULTIPART_UPLOAD && namedByCommittedManifest(leftover)) {
             throw new IllegalArgumentException(
                     "refusing to remove " + leftover.location() + ": a committed manifest names it");
         }

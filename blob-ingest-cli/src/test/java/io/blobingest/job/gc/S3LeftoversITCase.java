@@ -7,8 +7,11 @@ import io.blobingest.storage.S3Options;
 import io.blobingest.storage.testing.InProgressUpload;
 import io.blobingest.storage.testing.S3ServerExtension;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -72,6 +75,27 @@ class S3LeftoversITCase {
     }
 
     @Test
+    void aStaleUploadToACommittedKeyIsAbortedAndTheCommittedObjectStays() throws IOException {
+        String set = "stale/set-0-0";
+        String sidecar = set + "/10000000000000000000000000000000.blob";
+        String manifest = "stale/_descriptors/set-0-0.arrow";
+        putObject(sidecar, "committed bytes");
+        putObject(manifest, "a committed manifest");
+        String staleUpload = initiateUpload(sidecar);
+        try (Leftovers leftovers = Leftovers.under(S3.uri("stale"), S3.flinkConfiguration())) {
+            Leftover upload = leftovers.find().stream()
+                    .filter(leftover -> leftover.kind() == Leftover.Kind.MULTIPART_UPLOAD)
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(leftovers.namedByCommittedManifest(upload)).isTrue();
+
+            assertThat(leftovers.remove(upload)).isTrue();
+        }
+        assertThat(S3.inProgressMultipartUploads()).doesNotContain(new InProgressUpload(sidecar, staleUpload));
+        assertThat(new String(S3.objectBytes(sidecar), StandardCharsets.UTF_8)).isEqualTo("committed bytes");
+    }
+
+    @Test
     void aWrongSecretKeyFailsNamingTheBaseButNeverTheKeys() {
         String wrongSecret = "not-the-secret-of-" + S3ServerExtension.ACCESS_KEY;
         Configuration config = S3.flinkConfiguration();
@@ -86,18 +110,30 @@ class S3LeftoversITCase {
         }
     }
 
+    /** Writes a committed object through Flink's S3 file system, as the job's writers do. */
+    private static void putObject(String key, String text) throws IOException {
+        org.apache.flink.core.fs.Path path = new org.apache.flink.core.fs.Path(S3.uri(key));
+        try (FSDataOutputStream out = path.getFileSystem().create(path, FileSystem.WriteMode.NO_OVERWRITE)) {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
     private static String initiateUpload(String key) {
-        try (S3Client client = S3Client.builder()
+        try (S3Client client = client()) {
+            return client.createMultipartUpload(
+                            request -> request.bucket(S3.bucket()).key(key))
+                    .uploadId();
+        }
+    }
+
+    private static S3Client client() {
+        return S3Client.builder()
                 .endpointOverride(S3.endpoint())
                 .forcePathStyle(true)
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(
                         AwsBasicCredentials.create(S3ServerExtension.ACCESS_KEY, S3ServerExtension.SECRET_KEY)))
                 .httpClient(UrlConnectionHttpClient.create())
-                .build()) {
-            return client.createMultipartUpload(
-                            request -> request.bucket(S3.bucket()).key(key))
-                    .uploadId();
-        }
+                .build();
     }
 }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -27,14 +28,15 @@ import org.jclouds.blobstore.domain.PageSet;
 import org.jclouds.blobstore.domain.StorageMetadata;
 import org.jclouds.blobstore.domain.StorageType;
 import org.jclouds.blobstore.options.ListContainerOptions;
+import org.jclouds.filesystem.reference.FilesystemConstants;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real S3 API server in this JVM for a test class: S3Proxy over jclouds' in-memory
- * {@code transient} store, on a free port of 127.0.0.1, path-style, with fixed test credentials
- * and one bucket. Register it as a static field:
+ * {@code transient} store (or, {@link #onDisk}, its {@code filesystem} store), on a free port of
+ * 127.0.0.1, path-style, with fixed test credentials and one bucket. Register it as a static field:
  *
  * <pre>{@code
  * @RegisterExtension static final S3ServerExtension S3 = new S3ServerExtension();
@@ -56,6 +58,9 @@ public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallb
     private static final String JCLOUDS_MULTIPART_PREFIX = ".mpus-";
 
     private final String bucket;
+    /** Where the {@code filesystem} store keeps the bucket; null: the in-memory store. */
+    private final Path storeDirectory;
+
     private BlobStoreContext context;
     private RecordingBlobStore store;
     private S3Proxy proxy;
@@ -68,19 +73,41 @@ public final class S3ServerExtension implements BeforeAllCallback, AfterAllCallb
     }
 
     public S3ServerExtension(String bucket) {
+        this(bucket, null);
+    }
+
+    private S3ServerExtension(String bucket, Path storeDirectory) {
         this.bucket = bucket;
+        this.storeDirectory = storeDirectory;
+    }
+
+    /**
+     * A server that keeps its objects as files under {@code storeDirectory} (jclouds' {@code
+     * filesystem} store), so that a test can fill the file system they are on: then the server's
+     * writes fail as a real server's do when its disk is full.
+     */
+    public static S3ServerExtension onDisk(String bucket, Path storeDirectory) {
+        return new S3ServerExtension(bucket, storeDirectory);
     }
 
     @Override
     public void beforeAll(ExtensionContext extensionContext) throws Exception {
         tempDirectory = Files.createTempDirectory("s3-server-extension");
-        context = ContextBuilder.newBuilder("transient")
-                .credentials(ACCESS_KEY, SECRET_KEY)
-                .build(BlobStoreContext.class);
+        ContextBuilder builder = storeDirectory == null
+                ? ContextBuilder.newBuilder("transient")
+                : ContextBuilder.newBuilder("filesystem").overrides(filesystemStore(storeDirectory));
+        context = builder.credentials(ACCESS_KEY, SECRET_KEY).build(BlobStoreContext.class);
         store = new RecordingBlobStore(context.getBlobStore());
         proxy = startProxy(URI.create("http://127.0.0.1:0"));
         endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
         store.createContainerInLocation(null, bucket);
+    }
+
+    private static Properties filesystemStore(Path directory) throws IOException {
+        Files.createDirectories(directory);
+        Properties properties = new Properties();
+        properties.setProperty(FilesystemConstants.PROPERTY_BASEDIR, directory.toString());
+        return properties;
     }
 
     private S3Proxy startProxy(URI address) throws Exception {

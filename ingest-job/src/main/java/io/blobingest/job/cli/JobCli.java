@@ -99,9 +99,12 @@ public final class JobCli implements Runnable {
                 : message + " (caused by " + cause.getClass().getSimpleName() + ": " + messageOf(cause) + ")";
     }
 
+    /** The message on one line: an S3 or Kafka error's message may span several. */
     private static String messageOf(Throwable exception) {
         String message = exception.getMessage();
-        return message == null ? exception.getClass().getSimpleName() : message;
+        return message == null
+                ? exception.getClass().getSimpleName()
+                : message.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 
     /** The version of the jar this class was loaded from. */

@@ -197,7 +197,7 @@ final class JobOptions {
         JobExecutionResult result;
         try {
             result = env instanceof LocalStreamEnvironment
-                    ? LocalRun.execute(env, config.get(PipelineOptions.NAME))
+                    ? LocalRun.execute(env, config.get(PipelineOptions.NAME), out)
                     : env.execute(config.get(PipelineOptions.NAME));
         } catch (Exception e) {
             Optional<DescriptorTopicRecreatedException> recreated =

@@ -1,5 +1,7 @@
 package io.blobingest.job.cli;
 
+import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -24,14 +26,18 @@ import org.apache.flink.util.ExceptionUtils;
  */
 final class LocalRun {
 
+    private static final Duration FAILURE_POLL_PERIOD = Duration.ofSeconds(1);
+
     private LocalRun() {}
 
     /**
      * Runs the job; returns its result, or throws its failure, once the cluster has terminated.
      *
      * @param env a {@link LocalStreamEnvironment} with a job built into it
+     * @param out where each failure the job restarts from is reported ({@link FailureReporter})
      */
-    static JobExecutionResult execute(StreamExecutionEnvironment env, String jobName) throws Exception {
+    static JobExecutionResult execute(StreamExecutionEnvironment env, String jobName, PrintWriter out)
+            throws Exception {
         StreamGraph graph = env.getStreamGraph();
         graph.setJobName(jobName);
         Configuration config = Configuration.fromMap(env.getConfiguration().toMap());
@@ -45,7 +51,10 @@ final class LocalRun {
         try {
             JobClient client = executor.execute(graph, config, LocalRun.class.getClassLoader())
                     .get();
-            result = client.getJobExecutionResult().get();
+            try (FailureReporter reporter =
+                    FailureReporter.start(cluster.get(), client.getJobID(), out, FAILURE_POLL_PERIOD)) {
+                result = client.getJobExecutionResult().get();
+            }
         } catch (Exception e) {
             Exception failure =
                     e instanceof ExecutionException ? asException(ExceptionUtils.stripExecutionException(e)) : e;

@@ -37,4 +37,13 @@ class JobCliTest {
                         + " file"
                         + " (missing magic))");
     }
+
+    @Test
+    void aMessageOverSeveralLinesIsDescribedOnOne() {
+        Exception failed = new RuntimeException(
+                "Job execution failed.", new IOException("upload part #1 on base/a.blob:\n  Broken pipe\r\n"));
+
+        assertThat(JobCli.describe(failed))
+                .isEqualTo("Job execution failed. (caused by IOException: upload part #1 on base/a.blob: Broken pipe)");
+    }
 }

@@ -30,6 +30,21 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** Largest record the broker accepts: room for 40 MiB video segments and their headers. */
     public static final int MAX_MESSAGE_BYTES = 48 * 1024 * 1024;
 
+    /**
+     * The node's settings beside its roles, listeners and storage: transactions and offsets with one
+     * node, no rebalance delay, no automatic topics, records up to {@link #MAX_MESSAGE_BYTES}.
+     */
+    public static final Map<String, String> BROKER_SETTINGS = Map.of(
+            "offsets.topic.replication.factor", "1",
+            "offsets.topic.num.partitions", "1",
+            "transaction.state.log.replication.factor", "1",
+            "transaction.state.log.min.isr", "1",
+            "transaction.state.log.num.partitions", "1",
+            "group.initial.rebalance.delay.ms", "0",
+            "auto.create.topics.enable", "false",
+            "message.max.bytes", Integer.toString(MAX_MESSAGE_BYTES),
+            "replica.fetch.max.bytes", Integer.toString(MAX_MESSAGE_BYTES));
+
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
 
     private final KafkaClusterTestKit cluster;
@@ -45,17 +60,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 .setNumBrokerNodes(1)
                 .setNumControllerNodes(1)
                 .build();
-        KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(nodes)
-                .setConfigProp("offsets.topic.replication.factor", "1")
-                .setConfigProp("offsets.topic.num.partitions", "1")
-                .setConfigProp("transaction.state.log.replication.factor", "1")
-                .setConfigProp("transaction.state.log.min.isr", "1")
-                .setConfigProp("transaction.state.log.num.partitions", "1")
-                .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                .setConfigProp("auto.create.topics.enable", "false")
-                .setConfigProp("message.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
-                .setConfigProp("replica.fetch.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
-                .build();
+        KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes);
+        BROKER_SETTINGS.forEach(builder::setConfigProp);
+        KafkaClusterTestKit cluster = builder.build();
         try {
             formatQuietly(cluster);
             cluster.startup();
@@ -95,7 +102,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Creates a topic with replication factor 1 and waits until it exists. */
     public void createTopic(String name, int partitions) throws ExecutionException, InterruptedException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+        createTopic(bootstrapServers(), name, partitions);
+    }
+
+    /** Creates a topic with replication factor 1 on the broker at {@code bootstrapServers}; waits until it exists. */
+    public static void createTopic(String bootstrapServers, String name, int partitions)
+            throws ExecutionException, InterruptedException {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
                     .all()
                     .get();

@@ -1,15 +1,20 @@
 package io.blobingest.kafka.testing;
 
 import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -32,8 +37,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
  * }</pre>
  *
- * <p>The broker is an {@link EmbeddedKafkaBroker}. Modules using this from the test-jar also need
- * {@code org.apache.kafka:kafka-test-common-runtime} as a test dependency.
+ * <p>The broker is an {@link EmbeddedKafkaBroker}, or with {@link #inChildProcess()} a {@link
+ * KafkaBrokerProcess} that {@link #killBroker()} kills with SIGKILL. Modules using this from the
+ * test-jar also need {@code org.apache.kafka:kafka-test-common-runtime} as a test dependency.
  */
 public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCallback {
 
@@ -45,11 +51,33 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
 
     private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(30);
 
+    private final boolean childProcess;
     private EmbeddedKafkaBroker broker;
+    private KafkaBrokerProcess brokerProcess;
+    private Path brokerDirectory;
+
+    /** The broker in this JVM. */
+    public KafkaBrokerExtension() {
+        this(false);
+    }
+
+    private KafkaBrokerExtension(boolean childProcess) {
+        this.childProcess = childProcess;
+    }
+
+    /** The broker in a child JVM, which {@link #killBroker()} kills and {@link #startBroker()} starts again. */
+    public static KafkaBrokerExtension inChildProcess() {
+        return new KafkaBrokerExtension(true);
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        broker = EmbeddedKafkaBroker.start();
+        if (childProcess) {
+            brokerDirectory = Files.createTempDirectory("kafka-broker-process");
+            brokerProcess = KafkaBrokerProcess.start(brokerDirectory);
+        } else {
+            broker = EmbeddedKafkaBroker.start();
+        }
     }
 
     @Override
@@ -58,10 +86,15 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
             broker.close();
             broker = null;
         }
+        if (brokerProcess != null) {
+            brokerProcess.close();
+            brokerProcess = null;
+            deleteRecursively(brokerDirectory);
+        }
     }
 
     public String bootstrapServers() {
-        return broker().bootstrapServers();
+        return brokerProcess != null ? brokerProcess.bootstrapServers() : broker().bootstrapServers();
     }
 
     /** Stops the broker and starts it again on the same port and logs ({@link EmbeddedKafkaBroker#restartBroker}). */
@@ -69,9 +102,22 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
         broker().restartBroker();
     }
 
+    /**
+     * SIGKILL of the child JVM's broker ({@link #inChildProcess()}): clients' connections break and
+     * new ones are refused until {@link #startBroker()}.
+     */
+    public void killBroker() throws InterruptedException {
+        brokerProcess().kill();
+    }
+
+    /** Starts the killed broker on the same port and data directory; returns once it accepts clients. */
+    public void startBroker() throws IOException, InterruptedException {
+        brokerProcess().start();
+    }
+
     /** Creates a topic with replication factor 1 and waits until it exists. */
     public void createTopic(String name, int partitions) throws ExecutionException, InterruptedException {
-        broker().createTopic(name, partitions);
+        EmbeddedKafkaBroker.createTopic(bootstrapServers(), name, partitions);
     }
 
     /** Sends records without a transaction and waits until each is acknowledged. */
@@ -166,6 +212,21 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
             }
         }
         return true;
+    }
+
+    private KafkaBrokerProcess brokerProcess() {
+        if (brokerProcess == null) {
+            throw new IllegalStateException("only a broker in a child process can be killed: use inChildProcess()");
+        }
+        return brokerProcess;
+    }
+
+    private static void deleteRecursively(Path directory) throws IOException {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 
     private EmbeddedKafkaBroker broker() {

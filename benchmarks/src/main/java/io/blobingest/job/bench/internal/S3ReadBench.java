@@ -3,6 +3,7 @@ package io.blobingest.job.bench.internal;
 import io.blobingest.job.bench.ReadFigures;
 import io.blobingest.job.bench.S3ReadFigures;
 import io.blobingest.job.bench.internal.ReadSample.Sampled;
+import io.blobingest.net.testing.LatencyProxy;
 import io.blobingest.objectlayer.BlobRequest;
 import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.PhysicalRange;

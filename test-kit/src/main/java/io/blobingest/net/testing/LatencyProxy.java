@@ -1,7 +1,8 @@
-package io.blobingest.job.bench.internal;
+package io.blobingest.net.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -22,8 +23,13 @@ import java.util.concurrent.locks.LockSupport;
  * responses together flow no faster than the cap (one link shared by every connection). An
  * exchange starts when the client sends bytes after the last response bytes; HTTP/1.1 keep-alive
  * connections, as S3 clients use them, have one exchange per request. Requests pass at once.
+ *
+ * <p>It can also {@link #stall()} the link, as a network partition that drops packets without a
+ * reset would: every byte either way is held, connections stay open and new ones are accepted,
+ * until {@link #resume()} lets everything through again. The bench uses the delay, the chaos tests
+ * the stall.
  */
-final class LatencyProxy implements AutoCloseable {
+public final class LatencyProxy implements AutoCloseable {
 
     private static final int BUFFER = 64 * 1024;
 
@@ -36,15 +42,17 @@ final class LatencyProxy implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicLong exchanges = new AtomicLong();
     private final AtomicLong responseBytes = new AtomicLong();
+    private final AtomicLong refusedConnections = new AtomicLong();
     /** When the shared link is free again: the end of the last response chunk's transfer time. */
     private long linkFreeAt;
 
     private volatile boolean closed;
+    private boolean stalled;
 
     /**
      * @param bytesPerSecond the cap on all responses together; 0: none
      */
-    LatencyProxy(InetSocketAddress target, Duration delay, long bytesPerSecond) throws IOException {
+    public LatencyProxy(InetSocketAddress target, Duration delay, long bytesPerSecond) throws IOException {
         this.target = target;
         this.delayNanos = delay.toNanos();
         this.bytesPerSecond = bytesPerSecond;
@@ -54,18 +62,50 @@ final class LatencyProxy implements AutoCloseable {
         acceptor.start();
     }
 
-    int port() {
+    /** A proxy that adds nothing: bytes pass as they come, until {@link #stall()}. */
+    public LatencyProxy(InetSocketAddress target) throws IOException {
+        this(target, Duration.ZERO, 0);
+    }
+
+    public int port() {
         return server.getLocalPort();
     }
 
     /** Request/response exchanges delayed so far: one per HTTP request (GET, HEAD, ...). */
-    long exchanges() {
+    public long exchanges() {
         return exchanges.get();
     }
 
     /** Response bytes passed to clients so far. */
-    long responseBytes() {
+    public long responseBytes() {
         return responseBytes.get();
+    }
+
+    /** Client connections closed at once because the target refused the proxy's connection. */
+    public long refusedConnections() {
+        return refusedConnections.get();
+    }
+
+    /** Holds every byte either way from now on, until {@link #resume()}. */
+    public synchronized void stall() {
+        stalled = true;
+    }
+
+    /** Lets the bytes held since {@link #stall()} and all later ones pass again. */
+    public synchronized void resume() {
+        stalled = false;
+        notifyAll();
+    }
+
+    private synchronized void awaitNotStalled() throws InterruptedIOException {
+        while (stalled && !closed) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while the link is stalled");
+            }
+        }
     }
 
     private void accept() {
@@ -90,7 +130,12 @@ final class LatencyProxy implements AutoCloseable {
                 start("latency-proxy-" + id + "-request", () -> pump(client, upstream, awaitingResponse, false));
                 start("latency-proxy-" + id + "-response", () -> pump(upstream, client, awaitingResponse, true));
             } catch (IOException e) {
-                System.err.println("latency proxy: cannot reach " + target + ": " + e);
+                // Every one is counted; the first, and then every 100th, printed: a stopped server refuses hundreds.
+                long refused = refusedConnections.incrementAndGet();
+                if (refused % 100 == 1) {
+                    System.err.println(
+                            "latency proxy: cannot reach " + target + " (" + refused + " connections so far): " + e);
+                }
                 closeQuietly(client);
             }
         }
@@ -122,6 +167,7 @@ final class LatencyProxy implements AutoCloseable {
                     throttle(n);
                     responseBytes.addAndGet(n);
                 }
+                awaitNotStalled();
                 out.write(buffer, 0, n);
                 out.flush();
             }
@@ -164,7 +210,10 @@ final class LatencyProxy implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        closed = true;
+        synchronized (this) {
+            closed = true;
+            notifyAll();
+        }
         server.close();
         for (Socket socket : sockets) {
             closeQuietly(socket);
