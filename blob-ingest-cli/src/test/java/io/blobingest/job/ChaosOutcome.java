@@ -37,7 +37,8 @@ record ChaosOutcome(
         String deadLetterTopic,
         boolean mayFailFetching) {
 
-    void assertEveryInputExactlyOnce(ChaosWorkload workload, int inputs) throws Exception {
+    /** @return the inputs that must have been placed: all but those with a dead letter */
+    Set<Integer> assertEveryInputExactlyOnce(ChaosWorkload workload, int inputs) throws Exception {
         URI base = s3.uri(prefix);
         Map<Integer, String> codes =
                 workload.assertOneDeadLetterPerBadInput(kafka, deadLetterTopic, inputs, mayFailFetching);
@@ -84,5 +85,6 @@ record ChaosOutcome(
                 "chaos run: descriptors by kind %s; dead letters by code %s%n",
                 kinds,
                 codes.values().stream().collect(Collectors.groupingBy(c -> c, TreeMap::new, Collectors.counting())));
+        return placed;
     }
 }

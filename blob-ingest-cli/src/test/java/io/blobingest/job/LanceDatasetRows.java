@@ -3,6 +3,7 @@ package io.blobingest.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.objectlayer.BlobKind;
+import io.blobingest.storage.testing.S3ServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +49,21 @@ final class LanceDatasetRows {
     }
 
     private LanceDatasetRows() {}
+
+    /** What a reader passes to Lance to reach {@code s3}'s objects: the server's address and keys. */
+    static Map<String, String> storageOptions(S3ServerExtension s3) {
+        return Map.of(
+                "aws_endpoint",
+                s3.endpoint().toString(),
+                "allow_http",
+                "true",
+                "aws_access_key_id",
+                S3ServerExtension.ACCESS_KEY,
+                "aws_secret_access_key",
+                S3ServerExtension.SECRET_KEY,
+                "aws_virtual_hosted_style_request",
+                "false");
+    }
 
     /**
      * Exactly one row per input in {@code placed} and no other row; each row's blob, read with

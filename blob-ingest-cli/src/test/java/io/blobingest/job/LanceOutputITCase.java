@@ -306,17 +306,7 @@ class LanceOutputITCase {
             if (storage == Storage.LOCAL) {
                 return Map.of();
             }
-            return Map.of(
-                    "aws_endpoint",
-                    S3.endpoint().toString(),
-                    "allow_http",
-                    "true",
-                    "aws_access_key_id",
-                    S3ServerExtension.ACCESS_KEY,
-                    "aws_secret_access_key",
-                    S3ServerExtension.SECRET_KEY,
-                    "aws_virtual_hosted_style_request",
-                    "false");
+            return LanceDatasetRows.storageOptions(S3);
         }
     }
 

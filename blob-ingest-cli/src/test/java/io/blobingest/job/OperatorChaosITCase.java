@@ -15,7 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -37,7 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * --bounded} drains and commits, {@code gc --delete --grace 0s} leaves no multipart upload or
  * persisted part, and every input is exactly one committed descriptor, byte-exact through the
  * Object Layer, or one dead letter ({@code fetch-failed} allowed for ingest-mode External records
- * only, the copies the stall may time out). The report is printed (docs/exactly-once.md, "The
+ * only, the copies the stall may time out), and exactly one row of the Lance output's dataset (on
+ * the same S3 server, so its commits meet every fault) per placed input, read back with Lance's
+ * {@code takeBlobs}, each checkpoint committed to it once. The report is printed (docs/exactly-once.md, "The
  * outside chaos suite"). Run alone: {@code -Dit.test=OperatorChaosITCase} or {@code
  * -Dgroups=chaos}.
  */
@@ -51,6 +55,9 @@ class OperatorChaosITCase {
 
     private static final String BUCKET = "chaos";
     private static final String PREFIX = "base";
+    /** The Lance output's dataset, on the same S3 server, so that its commits meet the faults too. */
+    private static final String LANCE_PREFIX = "lance";
+
     private static final Duration COPY_TIMEOUT = Duration.ofSeconds(3);
     private static final Duration S3_OUTAGE = Duration.ofSeconds(30);
     private static final Duration BROKER_DOWN = Duration.ofSeconds(5);
@@ -146,8 +153,12 @@ class OperatorChaosITCase {
                 printReport(report, workload, operator, start);
             }
         }
-        new ChaosOutcome(KAFKA, S3, PREFIX, "descriptors", "dead-letters", true)
+        Set<Integer> placed = new ChaosOutcome(KAFKA, S3, PREFIX, "descriptors", "dead-letters", true)
                 .assertEveryInputExactlyOnce(workload, INPUTS);
+        String dataset = S3.uri(LANCE_PREFIX).toString();
+        Map<String, String> storageOptions = LanceDatasetRows.storageOptions(S3);
+        LanceDatasetRows.assertOneRowPerInput(workload, placed, dataset, storageOptions);
+        LanceOutputITCase.assertEachCheckpointCommittedOnce(dataset, storageOptions);
         System.out.printf("operator chaos: checks done, %.1f s in all%n", seconds(start));
     }
 
@@ -259,7 +270,9 @@ class OperatorChaosITCase {
                 "-D",
                 "sink.raw-pack.external-copy-timeout=" + COPY_TIMEOUT.toSeconds() + "s",
                 "-D",
-                "external.allowed-prefixes=" + workload.allowedPrefix()));
+                "external.allowed-prefixes=" + workload.allowedPrefix(),
+                "-D",
+                "sink.lance.dataset-uri=" + S3.uri(LANCE_PREFIX)));
         return command;
     }
 
