@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -152,22 +154,34 @@ class StopWithDrainITCase {
     }
 
     /** Waits until the job has written blob bytes (hidden in-progress files): it is reading input. */
+    /**
+     * Until every subtask has written a blob under {@code base}, so every task is running: the
+     * emitter's record of the descriptor topic under {@code _delivered} comes before any blob, and a
+     * stop triggered while a subtask still starts is refused for that reason alone.
+     */
     private static void awaitBlobsInProgress(Path base) throws Exception {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (!hasFiles(base)) {
+        while (subtasksWritingBlobs(base) < PARTITIONS) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("no blob written under " + base + " within " + DEADLINE);
+                throw new AssertionError("not every subtask wrote a blob under " + base + " within " + DEADLINE);
             }
             Thread.sleep(200);
         }
     }
 
-    private static boolean hasFiles(Path base) throws Exception {
+    /** The subtasks with a file in a blob set directory: {@code <run>-<subtask>-<n>}. */
+    private static long subtasksWritingBlobs(Path base) throws Exception {
         if (!Files.isDirectory(base)) {
-            return false;
+            return 0;
         }
+        Pattern blobSet = Pattern.compile("[0-9a-f]{32}-(\\d+)-\\d+");
         try (Stream<Path> files = Files.walk(base)) {
-            return files.anyMatch(Files::isRegularFile);
+            return files.filter(Files::isRegularFile)
+                    .map(file -> blobSet.matcher(file.getParent().getFileName().toString()))
+                    .filter(Matcher::matches)
+                    .map(matcher -> matcher.group(1))
+                    .distinct()
+                    .count();
         }
     }
 }
