@@ -11,8 +11,15 @@ public final class BlobFeatures {
     /** Packed positions are entry references into an indexed pack, not byte offsets. */
     public static final String BLOB_OBJECT_PACK = RawPackFormat.FEATURE_BLOB_OBJECT_PACK;
 
+    /**
+     * A manifest's rows may name sidecars of other blob sets (exact sharing): its trailing {@code
+     * blob_set} column says which. A reader without it would look for those sidecars in the
+     * manifest's own set and read wrong bytes or none.
+     */
+    public static final String BLOB_SHARED_OBJECT = "blob_shared_object";
+
     /** Every feature this build implements. */
-    public static final Set<String> ALL = Set.of(BLOB_OBJECT_PACK);
+    public static final Set<String> ALL = Set.of(BLOB_OBJECT_PACK, BLOB_SHARED_OBJECT);
 
     private BlobFeatures() {}
 

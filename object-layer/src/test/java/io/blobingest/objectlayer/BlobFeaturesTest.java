@@ -20,8 +20,10 @@ class BlobFeaturesTest {
     }
 
     @Test
-    void thisBuildImplementsObjectPacks() {
-        assertThat(BlobFeatures.ALL).containsExactly(BlobFeatures.BLOB_OBJECT_PACK);
+    void thisBuildImplementsObjectPacksAndSharedObjects() {
+        assertThat(BlobFeatures.ALL)
+                .containsExactlyInAnyOrder(BlobFeatures.BLOB_OBJECT_PACK, BlobFeatures.BLOB_SHARED_OBJECT);
         assertThat(BlobFeatures.BLOB_OBJECT_PACK).isEqualTo("blob_object_pack");
+        assertThat(BlobFeatures.BLOB_SHARED_OBJECT).isEqualTo("blob_shared_object");
     }
 }

@@ -71,7 +71,8 @@ class PackBackendTest extends ObjectLayerTestBase {
         assertThatThrownBy(() -> layer.plan(entryRef(0, 4)))
                 .isInstanceOf(UnsupportedPackException.class)
                 .hasMessageEndingWith("unknown required feature at offset 44:"
-                        + " expected one of the features this reader supports [blob_object_pack], found \"blob_zstd\"");
+                        + " expected one of the features this reader supports [blob_object_pack, blob_shared_object],"
+                        + " found \"blob_zstd\"");
     }
 
     @Test

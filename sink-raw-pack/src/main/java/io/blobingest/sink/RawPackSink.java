@@ -5,12 +5,14 @@ import io.blobingest.placement.PlacedBlob;
 import io.blobingest.sink.internal.BlobSetCommittable;
 import io.blobingest.sink.internal.BlobSetCommittableSerializer;
 import io.blobingest.sink.internal.BlobSetCommitter;
-import io.blobingest.sink.internal.BlobSetWriterState;
 import io.blobingest.sink.internal.BlobSetWriterStateSerializer;
 import io.blobingest.sink.internal.CommittedDescriptorEmitter;
+import io.blobingest.sink.internal.ContentRouting;
 import io.blobingest.sink.internal.DescriptorDrainOperator;
 import io.blobingest.sink.internal.RawPackSinkWriter;
 import io.blobingest.sink.internal.SinkSettings;
+import io.blobingest.sink.internal.WriterState;
+import io.blobingest.sink.internal.WriterStateSerializer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;
@@ -69,7 +71,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  */
 public final class RawPackSink
         implements Sink<PlacedBlob>,
-                SupportsWriterState<PlacedBlob, BlobSetWriterState>,
+                SupportsWriterState<PlacedBlob, WriterState>,
                 SupportsCommitter<BlobSetCommittable>,
                 SupportsPostCommitTopology<BlobSetCommittable>,
                 SupportsPreWriteTopology<PlacedBlob> {
@@ -109,7 +111,7 @@ public final class RawPackSink
     }
 
     @Override
-    public RawPackSinkWriter restoreWriter(WriterInitContext context, Collection<BlobSetWriterState> recoveredState)
+    public RawPackSinkWriter restoreWriter(WriterInitContext context, Collection<WriterState> recoveredState)
             throws IOException {
         return new RawPackSinkWriter(
                 settings,
@@ -121,10 +123,10 @@ public final class RawPackSink
     }
 
     @Override
-    public SimpleVersionedSerializer<BlobSetWriterState> getWriterStateSerializer() {
+    public SimpleVersionedSerializer<WriterState> getWriterStateSerializer() {
         RecoverableWriter writer = recoverableWriterUnchecked();
-        return new BlobSetWriterStateSerializer(
-                writer.getCommitRecoverableSerializer(), writer.getResumeRecoverableSerializer());
+        return new WriterStateSerializer(new BlobSetWriterStateSerializer(
+                writer.getCommitRecoverableSerializer(), writer.getResumeRecoverableSerializer()));
     }
 
     @Override
@@ -139,10 +141,17 @@ public final class RawPackSink
 
     /**
      * With a descriptor sink or output and checkpointing, the end of input is held back until the
-     * last blob set's descriptors are delivered ({@link DescriptorDrainOperator}).
+     * last blob set's descriptors are delivered ({@link DescriptorDrainOperator}). With {@link
+     * ExactSharing#WITHIN_JOB}, blobs are first routed to writers by their content ({@link
+     * ContentRouting}).
      */
     @Override
-    public DataStream<PlacedBlob> addPreWriteTopology(DataStream<PlacedBlob> input) {
+    public DataStream<PlacedBlob> addPreWriteTopology(DataStream<PlacedBlob> placed) {
+        DataStream<PlacedBlob> input = placed;
+        if (settings.exactSharing() == ExactSharing.WITHIN_JOB) {
+            ContentRouting routing = new ContentRouting();
+            input = placed.partitionCustom(routing, routing);
+        }
         if (!emitsDescriptors()
                 || !input.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled()) {
             return input;

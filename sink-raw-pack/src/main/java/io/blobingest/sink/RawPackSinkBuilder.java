@@ -42,6 +42,8 @@ public final class RawPackSinkBuilder {
             RawPackSinkOptions.ALLOW_OLDER_RESTORE,
             RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT,
             RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT,
+            RawPackSinkOptions.EXACT_SHARING,
+            RawPackSinkOptions.EXACT_SHARING_INDEX_SIZE,
             CheckpointingOptions.CHECKPOINTING_TIMEOUT);
 
     /** Three tries, one second apart and then two. */
@@ -82,6 +84,12 @@ public final class RawPackSinkBuilder {
     /** {@link RawPackSinkOptions#ROLL_POLICY}. */
     public RawPackSinkBuilder setRollPolicy(RollPolicy policy) {
         options.set(RawPackSinkOptions.ROLL_POLICY, Objects.requireNonNull(policy, "policy"));
+        return this;
+    }
+
+    /** {@link RawPackSinkOptions#EXACT_SHARING}. */
+    public RawPackSinkBuilder setExactSharing(ExactSharing sharing) {
+        options.set(RawPackSinkOptions.EXACT_SHARING, Objects.requireNonNull(sharing, "sharing"));
         return this;
     }
 
@@ -167,7 +175,9 @@ public final class RawPackSinkBuilder {
                 externalReadRetries,
                 options.get(RawPackSinkOptions.ALLOW_OLDER_RESTORE),
                 options.get(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT),
-                options.get(RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT));
+                options.get(RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT),
+                options.get(RawPackSinkOptions.EXACT_SHARING),
+                options.get(RawPackSinkOptions.EXACT_SHARING_INDEX_SIZE));
         return new RawPackSink(settings, descriptorSink, deliveryCheck, descriptorOutputs, earlierRows);
     }
 
@@ -203,6 +213,11 @@ public final class RawPackSinkBuilder {
             throw new IllegalArgumentException(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT.key() + " (" + copyTimeout
                     + ") must be shorter than " + CheckpointingOptions.CHECKPOINTING_TIMEOUT.key() + " ("
                     + checkpointTimeout + "): a copy holds the checkpoint barrier");
+        }
+        int indexSize = options.get(RawPackSinkOptions.EXACT_SHARING_INDEX_SIZE);
+        if (indexSize < 1) {
+            throw new IllegalArgumentException(
+                    RawPackSinkOptions.EXACT_SHARING_INDEX_SIZE.key() + " must be positive, found " + indexSize);
         }
         String createdBy = options.get(RawPackSinkOptions.CREATED_BY);
         if (!RawPackMetadata.isValidCreatedBy(createdBy)) {

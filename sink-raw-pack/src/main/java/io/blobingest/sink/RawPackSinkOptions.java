@@ -72,5 +72,22 @@ public final class RawPackSinkOptions {
                     + "try fails, and is retried while external.fetch-attempts and the copy "
                     + "timeout allow.");
 
+    public static final ConfigOption<ExactSharing> EXACT_SHARING = ConfigOptions.key("sink.raw-pack.exact-sharing")
+            .enumType(ExactSharing.class)
+            .defaultValue(ExactSharing.OFF)
+            .withDescription("off: every blob is stored. within-subtask: a Packed or Dedicated blob whose size and "
+                    + "SHA-256 equal those of a blob the same writer subtask already stored gets a "
+                    + "descriptor naming that stored object, possibly in an earlier blob set. "
+                    + "within-job: the same, with blobs routed to writer subtasks by their content so "
+                    + "that identical blobs from any partition meet (one network hop for every blob).");
+
+    public static final ConfigOption<Integer> EXACT_SHARING_INDEX_SIZE = ConfigOptions.key(
+                    "sink.raw-pack.exact-sharing.index-size")
+            .intType()
+            .defaultValue(100_000)
+            .withDescription("The most stored objects each writer subtask remembers for exact sharing (about 100 "
+                    + "bytes each in memory and 60 in every checkpoint); the least recently "
+                    + "used is forgotten first, and a blob equal to a forgotten one is stored again.");
+
     private RawPackSinkOptions() {}
 }

@@ -3,7 +3,7 @@ package io.blobingest.sink;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.sink.internal.BlobSetCommittable;
 import io.blobingest.sink.internal.BlobSetCommitter;
-import io.blobingest.sink.internal.BlobSetWriterState;
+import io.blobingest.sink.internal.WriterState;
 import java.io.IOException;
 import java.util.Collection;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -29,7 +29,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  */
 public final class FailOnceCommitSink
         implements Sink<PlacedBlob>,
-                SupportsWriterState<PlacedBlob, BlobSetWriterState>,
+                SupportsWriterState<PlacedBlob, WriterState>,
                 SupportsCommitter<BlobSetCommittable>,
                 SupportsPostCommitTopology<BlobSetCommittable>,
                 SupportsPreWriteTopology<PlacedBlob> {
@@ -72,13 +72,13 @@ public final class FailOnceCommitSink
     }
 
     @Override
-    public StatefulSinkWriter<PlacedBlob, BlobSetWriterState> restoreWriter(
-            WriterInitContext context, Collection<BlobSetWriterState> recoveredState) throws IOException {
+    public StatefulSinkWriter<PlacedBlob, WriterState> restoreWriter(
+            WriterInitContext context, Collection<WriterState> recoveredState) throws IOException {
         return sink.restoreWriter(context, recoveredState);
     }
 
     @Override
-    public SimpleVersionedSerializer<BlobSetWriterState> getWriterStateSerializer() {
+    public SimpleVersionedSerializer<WriterState> getWriterStateSerializer() {
         return sink.getWriterStateSerializer();
     }
 

@@ -90,7 +90,7 @@ public final class StoredBlobs {
     /** Reads and validates the footer of every committed pack of {@code blobSet}, and each payload's crc. */
     public void verifyPacks(String blobSet, List<DescriptorRow> rows) throws IOException {
         Set<Long> packIds = rows.stream()
-                .filter(r -> r.blob().kind() == BlobKind.PACKED)
+                .filter(r -> r.blob().kind() == BlobKind.PACKED && blobSet.equals(r.blobSet()))
                 .map(r -> r.blob().blobId())
                 .collect(Collectors.toSet());
         for (long id : packIds) {

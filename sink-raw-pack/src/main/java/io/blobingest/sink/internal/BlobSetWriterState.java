@@ -23,7 +23,8 @@ public record BlobSetWriterState(
         long nextSidecarId,
         List<PendingSidecar> finishedSidecars,
         OpenPackState openPack,
-        List<DescriptorRow> rows) {
+        List<DescriptorRow> rows)
+        implements WriterState {
 
     public BlobSetWriterState {
         BlobSets.requireValidName(blobSet);

@@ -219,6 +219,29 @@ final class OpenBlobSet implements AutoCloseable {
         return row;
     }
 
+    /**
+     * Adds a row for {@code blob} that names {@code stored}, an object with the same size and
+     * SHA-256, in this set or in one sealed before it; no bytes are written.
+     *
+     * @throws IllegalStateException if the blob's crc32c differs from the stored object's: the
+     *     identity said equal, so what remembers the object is wrong
+     */
+    DescriptorRow addShared(PlacedBlob blob, StoredObject stored) {
+        checkNotSealed("add a blob");
+        long crc32c = crc32c(blob.bytes());
+        if (crc32c != stored.crc32c()) {
+            throw new IllegalStateException("blob " + blob.record().topic() + "/"
+                    + blob.record().partition() + "/"
+                    + blob.record().offset() + " has the size and SHA-256 of sidecar "
+                    + stored.descriptor().blobId()
+                    + " position " + Long.toUnsignedString(stored.descriptor().position()) + " of blob set '"
+                    + stored.blobSet() + "', but crc32c " + crc32c + " where that object has " + stored.crc32c());
+        }
+        DescriptorRow row = row(blob, stored.descriptor(), stored.blobSet(), null, crc32c);
+        rows.add(row);
+        return row;
+    }
+
     /** Finishes the open pack (footer) and closes it for commit; the next Packed blob starts a new pack. */
     void closePack() throws IOException {
         checkNotSealed("close a pack");

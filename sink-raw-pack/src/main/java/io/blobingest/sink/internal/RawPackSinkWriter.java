@@ -1,11 +1,14 @@
 package io.blobingest.sink.internal;
 
+import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
+import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.storage.ReadThreads;
 import java.io.IOException;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -36,13 +39,15 @@ import org.slf4j.LoggerFactory;
  * On restore the first recovered set is continued and any others (after a downscale) are sealed
  * at once and committed with the next checkpoint.
  *
+ * <p>With {@link ExactSharing} on, a Packed or Dedicated blob whose content equals an object in
+ * the writer's {@link SharedObjectIndex} gets a row naming that object and writes no bytes.
+ *
  * <p>{@link #write} throws {@link io.blobingest.placement.ExternalCopyException} when a Dedicated
  * blob's external source cannot be copied within its bounds; the writer is then as it was before
  * that blob, and the fetch stage in front of it dead-letters the record.
  */
 public final class RawPackSinkWriter
-        implements StatefulSinkWriter<PlacedBlob, BlobSetWriterState>,
-                CommittingSinkWriter<PlacedBlob, BlobSetCommittable> {
+        implements StatefulSinkWriter<PlacedBlob, WriterState>, CommittingSinkWriter<PlacedBlob, BlobSetCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RawPackSinkWriter.class);
     /** Threads that read Dedicated blobs' sources: one copying, one more still in a read it was interrupted in. */
@@ -57,13 +62,18 @@ public final class RawPackSinkWriter
     private final WriterMetrics metrics;
     private final ReadThreads copyThreads;
     private final List<BlobSetCommittable> sealed = new ArrayList<>();
+    /** Null when exact sharing is off. */
+    private final SharedObjectIndex sharing;
+
+    private final MessageDigest sha256 = ContentId.newDigest();
     private OpenBlobSet current;
     private boolean endOfInput;
 
     /**
      * @param subtask this writer's subtask index, part of every blob set name
      * @param time the clock of the roll interval
-     * @param restored blob sets open at the restored checkpoint, empty on a fresh start
+     * @param restored the parts of the restored checkpoint's writer state (blob sets open then,
+     *     objects exact sharing remembered), empty on a fresh start
      */
     public RawPackSinkWriter(
             SinkSettings settings,
@@ -71,7 +81,7 @@ public final class RawPackSinkWriter
             int subtask,
             ProcessingTimeService time,
             SinkWriterMetricGroup metricGroup,
-            Collection<BlobSetWriterState> restored)
+            Collection<WriterState> restored)
             throws IOException {
         if (settings.rollPolicy() == RollPolicy.SIZE_OR_TIME && !fs.supportsResume()) {
             throw new IOException("roll policy " + RollPolicy.SIZE_OR_TIME + " keeps packs open across checkpoints, "
@@ -81,14 +91,24 @@ public final class RawPackSinkWriter
         this.fs = fs;
         this.time = time;
         this.names = BlobSetNames.forNewRun(subtask);
-        this.metrics = new WriterMetrics(metricGroup);
+        this.sharing =
+                settings.exactSharing() == ExactSharing.OFF ? null : new SharedObjectIndex(settings.sharingIndexSize());
+        this.metrics = new WriterMetrics(metricGroup, sharing == null ? null : sharing::size);
         // The copy waits for room on the task thread (ReadThreads.awaitRoom): nothing to wake.
         this.copyThreads = ReadThreads.join("external-copy-" + subtask + "-", COPY_THREADS, () -> {});
         restore(restored);
     }
 
-    private void restore(Collection<BlobSetWriterState> restored) throws IOException {
-        Iterator<BlobSetWriterState> states = restored.iterator();
+    private void restore(Collection<WriterState> restored) throws IOException {
+        List<BlobSetWriterState> openSets = new ArrayList<>();
+        for (WriterState part : restored) {
+            if (part instanceof BlobSetWriterState open) {
+                openSets.add(open);
+            } else {
+                restoreSharedObjects((SharedObjectsState) part);
+            }
+        }
+        Iterator<BlobSetWriterState> states = openSets.iterator();
         while (states.hasNext()) {
             BlobSetWriterState state = states.next();
             if (alreadyCommitted(state)) {
@@ -97,6 +117,9 @@ public final class RawPackSinkWriter
             OpenBlobSet set = OpenBlobSet.restore(state, settings, fs, copyThreads);
             if (current == null) {
                 current = set;
+                if (sharing != null) {
+                    sharing.filling(set.name());
+                }
                 LOG.info("Continuing blob set {} from the restored checkpoint", set.name());
             } else {
                 try (set) {
@@ -105,6 +128,28 @@ public final class RawPackSinkWriter
                 LOG.info("Sealed extra restored blob set {}; it commits with the next checkpoint", set.name());
             }
         }
+    }
+
+    /**
+     * Takes over the objects a checkpoint remembered, unless sharing is now off or they are under
+     * another base (their blob sets are not there). After a rescale the parts of several subtasks
+     * may arrive here; with {@code within-job} routing some of their objects now route elsewhere and
+     * are only found again by blobs that reach this subtask.
+     */
+    private void restoreSharedObjects(SharedObjectsState state) {
+        if (sharing == null) {
+            return;
+        }
+        if (!state.basePath().equals(settings.basePath())) {
+            LOG.info(
+                    "Not sharing the {} objects the restored checkpoint remembered: they are under {}, this job writes"
+                            + " to {}",
+                    state.objects().size(),
+                    state.basePath(),
+                    settings.basePath());
+            return;
+        }
+        sharing.restore(state.objects());
     }
 
     /**
@@ -133,6 +178,14 @@ public final class RawPackSinkWriter
 
     @Override
     public void write(PlacedBlob blob, Context context) throws IOException {
+        ContentId id = sharing == null ? null : shareableContent(blob);
+        StoredObject stored = id == null ? null : sharing.find(id);
+        if (stored != null) {
+            openSetIfNone();
+            current.addShared(blob, stored);
+            metrics.shared(blob);
+            return;
+        }
         if (current != null
                 && blob.placement() == Placement.PACKED
                 && current.packWouldExceedTarget(blob.bytes().length)) {
@@ -142,11 +195,27 @@ public final class RawPackSinkWriter
                 current.closePack();
             }
         }
+        openSetIfNone();
+        DescriptorRow row = current.add(blob);
+        if (id != null) {
+            sharing.add(new StoredObject(id, row.blobSet(), row.blob(), row.crc32c()));
+        }
+        metrics.placed(blob);
+    }
+
+    /** The content identity of a blob exact sharing may share: Packed or Dedicated, its bytes at hand. */
+    private ContentId shareableContent(PlacedBlob blob) {
+        boolean stored = blob.placement() == Placement.PACKED || blob.placement() == Placement.DEDICATED;
+        return stored && blob.bytes() != null ? ContentId.of(blob.bytes(), sha256) : null;
+    }
+
+    private void openSetIfNone() {
         if (current == null) {
             current = OpenBlobSet.start(names.next(), time.getCurrentProcessingTime(), settings, fs, copyThreads);
+            if (sharing != null) {
+                sharing.filling(current.name());
+            }
         }
-        current.add(blob);
-        metrics.placed(blob);
     }
 
     @Override
@@ -178,8 +247,16 @@ public final class RawPackSinkWriter
     }
 
     @Override
-    public List<BlobSetWriterState> snapshotState(long checkpointId) throws IOException {
-        return current == null ? List.of() : List.of(current.snapshot());
+    public List<WriterState> snapshotState(long checkpointId) throws IOException {
+        List<WriterState> parts = new ArrayList<>(2);
+        if (current != null) {
+            parts.add(current.snapshot());
+        }
+        List<StoredObject> shareable = sharing == null ? List.of() : sharing.sealedObjects();
+        if (!shareable.isEmpty()) {
+            parts.add(new SharedObjectsState(settings.basePath(), shareable));
+        }
+        return parts;
     }
 
     /**
@@ -235,6 +312,9 @@ public final class RawPackSinkWriter
     private void sealCurrent() throws IOException {
         OpenBlobSet set = current;
         current = null;
+        if (sharing != null) {
+            sharing.filling(null);
+        }
         try (set) {
             BlobSetCommittable committable = set.seal();
             sealed.add(committable);

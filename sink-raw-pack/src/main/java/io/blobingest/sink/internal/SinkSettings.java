@@ -1,5 +1,6 @@
 package io.blobingest.sink.internal;
 
+import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.storage.RetryPolicy;
 import java.io.Serializable;
@@ -17,6 +18,8 @@ import org.apache.flink.core.fs.Path;
  * @param allowOlderRestore restore from a checkpoint older than what was delivered, accepting duplicates
  * @param externalCopyTimeout the longest a copy from an external object may take, every try included
  * @param externalCopyStallTimeout the longest that copy may wait for its next chunk
+ * @param exactSharing whether blobs equal to stored ones share them
+ * @param sharingIndexSize the most stored objects a writer subtask remembers for sharing
  */
 public record SinkSettings(
         String basePath,
@@ -27,7 +30,9 @@ public record SinkSettings(
         RetryPolicy externalReadRetries,
         boolean allowOlderRestore,
         Duration externalCopyTimeout,
-        Duration externalCopyStallTimeout)
+        Duration externalCopyStallTimeout,
+        ExactSharing exactSharing,
+        int sharingIndexSize)
         implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -40,6 +45,10 @@ public record SinkSettings(
         Objects.requireNonNull(externalReadRetries, "externalReadRetries");
         Objects.requireNonNull(externalCopyTimeout, "externalCopyTimeout");
         Objects.requireNonNull(externalCopyStallTimeout, "externalCopyStallTimeout");
+        Objects.requireNonNull(exactSharing, "exactSharing");
+        if (sharingIndexSize < 1) {
+            throw new IllegalArgumentException("sharingIndexSize must be positive, found " + sharingIndexSize);
+        }
     }
 
     public Path base() {

@@ -1,10 +1,10 @@
 package io.blobingest.sink.manifest;
 
 import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.BlobFeatures;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
-import io.blobingest.objectlayer.pack.RawPackReader;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
@@ -40,7 +40,9 @@ import org.apache.flink.core.fs.Path;
  * <p>Opening validates everything that is not per row: the columns (names, types, nullability,
  * order), {@code spec_version}, the {@code blob_set} name and that every {@code
  * required_features} item is known to this build. Rows are then checked against the descriptor
- * rules as they are read. Packed and Dedicated rows get the manifest's {@code blob_set}.
+ * rules as they are read. Packed and Dedicated rows get the manifest's {@code blob_set}, or, in a
+ * manifest that requires {@code blob_shared_object}, their own {@code blob_set} column's value when
+ * it is not null.
  *
  * <p>Rows are read once, in file order, one at a time ({@link #nextRow}) or all at once. Not
  * thread-safe.
@@ -48,8 +50,7 @@ import org.apache.flink.core.fs.Path;
 public final class DescriptorManifestReader implements Closeable {
 
     /** Features this build's readers understand; a manifest requiring another is refused. */
-    private static final Set<String> SUPPORTED_FEATURES =
-            RawPackReader.withAllFeatures().supportedFeatures();
+    private static final Set<String> SUPPORTED_FEATURES = BlobFeatures.ALL;
 
     private final String location;
     private final BufferAllocator allocator;
@@ -100,7 +101,6 @@ public final class DescriptorManifestReader implements Closeable {
             }
             Map<String, String> metadata = schema.getCustomMetadata();
             checkSpecVersion(location, metadata.get(DescriptorManifestSchema.META_SPEC_VERSION));
-            checkFields(location, schema.getFields());
             String blobSet = metadata.get(DescriptorManifestSchema.META_BLOB_SET);
             if (!BlobSets.isValidName(blobSet)) {
                 throw new ManifestFormatException(
@@ -109,6 +109,12 @@ public final class DescriptorManifestReader implements Closeable {
             }
             List<String> requiredFeatures =
                     requiredFeatures(location, metadata.get(DescriptorManifestSchema.META_REQUIRED_FEATURES));
+            checkFields(
+                    location,
+                    schema.getFields(),
+                    requiredFeatures.contains(BlobFeatures.BLOB_SHARED_OBJECT)
+                            ? DescriptorManifestSchema.SHARED_FIELDS
+                            : DescriptorManifestSchema.FIELDS);
             return new DescriptorManifestReader(location, allocator, reader, blobSet, requiredFeatures);
         } catch (IOException | RuntimeException e) {
             closeQuietlyAfter(e, reader, allocator);
@@ -183,8 +189,8 @@ public final class DescriptorManifestReader implements Closeable {
         }
     }
 
-    private static void checkFields(String location, List<Field> actual) throws ManifestFormatException {
-        List<Field> expected = DescriptorManifestSchema.FIELDS;
+    private static void checkFields(String location, List<Field> actual, List<Field> expected)
+            throws ManifestFormatException {
         for (int i = 0; i < Math.max(expected.size(), actual.size()); i++) {
             Field want = i < expected.size() ? expected.get(i) : null;
             Field found = i < actual.size() ? actual.get(i) : null;
@@ -249,6 +255,8 @@ public final class DescriptorManifestReader implements Closeable {
         private final MapVector attributes;
         private final VarCharVector attributeNames;
         private final VarBinaryVector attributeValues;
+        /** The {@code blob_set} column, null unless the manifest requires {@code blob_shared_object}. */
+        private final VarCharVector rowBlobSet;
 
         BatchView(VectorSchemaRoot root) {
             rowCount = root.getRowCount();
@@ -268,6 +276,7 @@ public final class DescriptorManifestReader implements Closeable {
             StructVector entries = (StructVector) attributes.getDataVector();
             attributeNames = entries.getChild(DescriptorManifestSchema.MAP_KEY, VarCharVector.class);
             attributeValues = entries.getChild(DescriptorManifestSchema.MAP_VALUE, VarBinaryVector.class);
+            rowBlobSet = (VarCharVector) root.getVector(DescriptorManifestSchema.ROW_BLOB_SET);
         }
 
         DescriptorRow row(int i, long rowIndex) throws ManifestFormatException {
@@ -299,13 +308,28 @@ public final class DescriptorManifestReader implements Closeable {
                         partition.get(i),
                         offset.get(i),
                         descriptor,
-                        ownsSidecar ? blobSet : null,
+                        sidecarBlobSet(i, ownsSidecar),
                         inlineData.isNull(i) ? null : inlineData.get(i),
                         crc32c.isNull(i) ? null : Integer.toUnsignedLong(crc32c.get(i)),
                         attributes(i));
             } catch (IllegalArgumentException e) {
                 throw new ManifestFormatException(location, "row " + rowIndex + ": " + e.getMessage(), e);
             }
+        }
+
+        private String sidecarBlobSet(int i, boolean ownsSidecar) {
+            if (rowBlobSet == null || rowBlobSet.isNull(i)) {
+                return ownsSidecar ? blobSet : null;
+            }
+            String named = utf8(rowBlobSet.get(i));
+            if (!ownsSidecar) {
+                throw new IllegalArgumentException("blob_set \"" + named + "\" given for a row without a sidecar");
+            }
+            if (!BlobSets.isValidName(named)) {
+                throw new IllegalArgumentException(
+                        "bad blob_set: expected " + BlobSets.NAME_REGEX + ", found \"" + named + '"');
+            }
+            return named;
         }
 
         private List<DescriptorRow.Attribute> attributes(int i) {

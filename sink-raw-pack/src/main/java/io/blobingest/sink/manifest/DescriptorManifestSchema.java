@@ -1,9 +1,11 @@
 package io.blobingest.sink.manifest;
 
+import io.blobingest.objectlayer.BlobFeatures;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -27,6 +29,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Schema metadata: {@code blob_set}, {@code required_features} (comma-separated, sorted, empty if
  * none) and {@code spec_version} = "1". The {@code attributes} column itself is non-null: a row
  * without passed-through headers has an empty map.
+ *
+ * <p>A manifest with a row that shares an object of another blob set (exact sharing) has one more
+ * column, last, and requires {@code blob_shared_object} ({@link #SHARED_FIELDS}):
+ *
+ * <pre>
+ * blob_set          utf8                                                nullable: the blob set whose
+ *                                                                       sidecar blob_id names, if not
+ *                                                                       the manifest's own
+ * </pre>
  */
 public final class DescriptorManifestSchema {
 
@@ -49,6 +60,7 @@ public final class DescriptorManifestSchema {
     public static final String INLINE_DATA = "inline_data";
     public static final String CRC32C = "crc32c";
     public static final String ATTRIBUTES = "attributes";
+    public static final String ROW_BLOB_SET = "blob_set";
     /** Arrow's names for a map's entry struct and its two children. */
     public static final String MAP_ENTRIES = "entries";
 
@@ -86,12 +98,20 @@ public final class DescriptorManifestSchema {
                                     notNull(MAP_KEY, ArrowType.Utf8.INSTANCE),
                                     nullable(MAP_VALUE, ArrowType.Binary.INSTANCE))))));
 
+    /** The columns of a manifest that requires {@code blob_shared_object}, in order. */
+    public static final List<Field> SHARED_FIELDS = Stream.concat(
+                    FIELDS.stream(), Stream.of(nullable(ROW_BLOB_SET, ArrowType.Utf8.INSTANCE)))
+            .toList();
+
     private DescriptorManifestSchema() {}
 
-    /** The schema of the manifest of {@code blobSet} whose rows require {@code requiredFeatures}. */
+    /**
+     * The schema of the manifest of {@code blobSet} whose rows require {@code requiredFeatures};
+     * with {@code blob_shared_object} among them, {@link #SHARED_FIELDS}.
+     */
     public static Schema schema(String blobSet, Collection<String> requiredFeatures) {
         return new Schema(
-                FIELDS,
+                requiredFeatures.contains(BlobFeatures.BLOB_SHARED_OBJECT) ? SHARED_FIELDS : FIELDS,
                 Map.of(
                         META_BLOB_SET, blobSet,
                         META_REQUIRED_FEATURES, String.join(",", new TreeSet<>(requiredFeatures)),

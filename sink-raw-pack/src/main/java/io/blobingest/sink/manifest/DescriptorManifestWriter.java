@@ -1,6 +1,7 @@
 package io.blobingest.sink.manifest;
 
 import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.BlobFeatures;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
@@ -44,19 +45,21 @@ public final class DescriptorManifestWriter {
     /**
      * Writes the manifest of {@code blobSet} holding {@code rows}, in their order.
      *
-     * @throws IllegalArgumentException if {@code blobSet} is not a valid name or a Packed or
-     *     Dedicated row names another blob set
+     * A Packed or Dedicated row that names another blob set (a shared object) makes the manifest
+     * require {@code blob_shared_object} and carry the {@code blob_set} column ({@link
+     * DescriptorManifestSchema#SHARED_FIELDS}); without such rows the file is exactly SPEC section
+     * 5's.
+     *
+     * @throws IllegalArgumentException if {@code blobSet} is not a valid name
      */
     public static void write(String blobSet, List<DescriptorRow> rows, OutputStream out) throws IOException {
         BlobSets.requireValidName(blobSet);
         Set<String> requiredFeatures = new TreeSet<>();
-        for (int i = 0; i < rows.size(); i++) {
-            DescriptorRow row = rows.get(i);
-            if (row.blobSet() != null && !row.blobSet().equals(blobSet)) {
-                throw new IllegalArgumentException("row " + i + " (" + row.source() + ") names blob set '"
-                        + row.blobSet() + "', the manifest is for blob set '" + blobSet + "'");
-            }
+        for (DescriptorRow row : rows) {
             requiredFeatures.addAll(row.requiredFeatures());
+            if (row.blobSet() != null && !row.blobSet().equals(blobSet)) {
+                requiredFeatures.add(BlobFeatures.BLOB_SHARED_OBJECT);
+            }
         }
         try (BufferAllocator allocator = new RootAllocator();
                 VectorSchemaRoot root =
@@ -67,7 +70,7 @@ public final class DescriptorManifestWriter {
             int from = 0;
             while (from < rows.size()) {
                 int to = batchEnd(rows, from);
-                fill(root, rows.subList(from, to));
+                fill(root, rows.subList(from, to), blobSet);
                 writer.writeBatch();
                 from = to;
             }
@@ -91,7 +94,7 @@ public final class DescriptorManifestWriter {
         return to;
     }
 
-    private static void fill(VectorSchemaRoot root, List<DescriptorRow> batch) {
+    private static void fill(VectorSchemaRoot root, List<DescriptorRow> batch, String blobSet) {
         root.allocateNew();
         VarBinaryVector key = (VarBinaryVector) root.getVector(DescriptorManifestSchema.KEY);
         VarCharVector topic = (VarCharVector) root.getVector(DescriptorManifestSchema.SOURCE_TOPIC);
@@ -109,6 +112,7 @@ public final class DescriptorManifestWriter {
         StructVector entries = (StructVector) attributes.getDataVector();
         VarCharVector attributeNames = entries.getChild(DescriptorManifestSchema.MAP_KEY, VarCharVector.class);
         VarBinaryVector attributeValues = entries.getChild(DescriptorManifestSchema.MAP_VALUE, VarBinaryVector.class);
+        VarCharVector rowBlobSet = (VarCharVector) root.getVector(DescriptorManifestSchema.ROW_BLOB_SET);
 
         for (int i = 0; i < batch.size(); i++) {
             DescriptorRow row = batch.get(i);
@@ -152,6 +156,13 @@ public final class DescriptorManifestWriter {
                 entry++;
             }
             attributes.endValue(i, row.attributes().size());
+            if (rowBlobSet != null) {
+                if (row.blobSet() == null || row.blobSet().equals(blobSet)) {
+                    rowBlobSet.setNull(i);
+                } else {
+                    rowBlobSet.setSafe(i, utf8(row.blobSet()));
+                }
+            }
         }
         root.setRowCount(batch.size());
     }

@@ -146,10 +146,12 @@ class RawPackSinkWriterTest {
             writer.write(blob(1, Placement.INLINE, 10), null);
             writer.write(blob(2, Placement.PACKED, ENTRY), null);
             assertThat(writer.prepareCommit()).isEmpty();
-            assertThat(writer.snapshotState(1)).singleElement().satisfies(state -> {
-                assertThat(state.rows()).hasSize(3);
-                assertThat(state.openPack().pack().entryCount()).isEqualTo(2);
-            });
+            assertThat(writer.snapshotState(1))
+                    .singleElement()
+                    .isInstanceOfSatisfying(BlobSetWriterState.class, state -> {
+                        assertThat(state.rows()).hasSize(3);
+                        assertThat(state.openPack().pack().entryCount()).isEqualTo(2);
+                    });
 
             writer.write(blob(3, Placement.PACKED, ENTRY), null);
             writer.write(blob(4, Placement.PACKED, ENTRY), null);
@@ -161,9 +163,11 @@ class RawPackSinkWriterTest {
             });
             assertThat(writer.snapshotState(2))
                     .singleElement()
-                    .satisfies(state -> assertThat(state.rows())
-                            .extracting(DescriptorRow::sourceOffset)
-                            .containsExactly(4L));
+                    .isInstanceOfSatisfying(
+                            BlobSetWriterState.class,
+                            state -> assertThat(state.rows())
+                                    .extracting(DescriptorRow::sourceOffset)
+                                    .containsExactly(4L));
             commit(committables);
         }
         assertResolvesToGeneratedBytes(
@@ -205,7 +209,7 @@ class RawPackSinkWriterTest {
         long[] afterRestore = LongStream.range(1000, 1060).toArray();
 
         byte[] state;
-        BlobSetWriterStateSerializer serializer = harness.stateSerializer();
+        WriterStateSerializer serializer = harness.stateSerializer();
         RawPackSinkWriter failed = harness.writer();
         write(failed, beforeCheckpoint);
         assertThat(failed.prepareCommit()).isEmpty();
@@ -245,7 +249,7 @@ class RawPackSinkWriterTest {
         for (int subtask = 0; subtask < 2; subtask++) {
             RawPackSinkWriter old = harness.writer();
             write(old, 10L * subtask + 1, 10L * subtask + 2);
-            states.addAll(old.snapshotState(4));
+            states.add((BlobSetWriterState) old.snapshotState(4).get(0));
             old.close();
         }
         List<BlobSetCommittable> committed = new ArrayList<>();
@@ -273,7 +277,7 @@ class RawPackSinkWriterTest {
         BlobSetCommittable committedSince;
         try (RawPackSinkWriter writer = harness.writer()) {
             write(writer, 1, 2, 3);
-            olderCheckpoint = writer.snapshotState(4).get(0);
+            olderCheckpoint = (BlobSetWriterState) writer.snapshotState(4).get(0);
             write(writer, 4, 5);
             writer.flush(true);
             committedSince = writer.prepareCommit().iterator().next();

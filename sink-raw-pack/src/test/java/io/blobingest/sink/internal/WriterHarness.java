@@ -1,5 +1,6 @@
 package io.blobingest.sink.internal;
 
+import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.TestBlobs;
 import io.blobingest.storage.RetryPolicy;
@@ -15,6 +16,7 @@ import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 
 /** Runs {@link RawPackSinkWriter} and {@link BlobSetCommitter} outside Flink, on the local file system. */
@@ -46,8 +48,26 @@ final class WriterHarness {
         this(base, policy, packTargetSize, false, copyTimeout);
     }
 
+    /** A writer with exact sharing, remembering at most {@code indexSize} objects. */
+    WriterHarness(Path base, RollPolicy policy, long packTargetSize, ExactSharing sharing, int indexSize)
+            throws IOException {
+        this(base, policy, packTargetSize, false, COPY_TIMEOUT, sharing, indexSize);
+    }
+
     private WriterHarness(
             Path base, RollPolicy policy, long packTargetSize, boolean allowOlderRestore, Duration copyTimeout)
+            throws IOException {
+        this(base, policy, packTargetSize, allowOlderRestore, copyTimeout, ExactSharing.OFF, 1000);
+    }
+
+    private WriterHarness(
+            Path base,
+            RollPolicy policy,
+            long packTargetSize,
+            boolean allowOlderRestore,
+            Duration copyTimeout,
+            ExactSharing sharing,
+            int indexSize)
             throws IOException {
         this.base = base;
         this.settings = new SinkSettings(
@@ -59,7 +79,9 @@ final class WriterHarness {
                 EXTERNAL_READ_RETRIES,
                 allowOlderRestore,
                 copyTimeout,
-                COPY_STALL_TIMEOUT);
+                COPY_STALL_TIMEOUT,
+                sharing,
+                indexSize);
         this.fs = FileSystem.getLocalFileSystem().createRecoverableWriter();
     }
 
@@ -67,14 +89,18 @@ final class WriterHarness {
         return restore(List.of());
     }
 
-    RawPackSinkWriter restore(Collection<BlobSetWriterState> states) throws IOException {
-        return new RawPackSinkWriter(
-                settings, fs, 0, clock, UnregisteredMetricsGroup.createSinkWriterMetricGroup(), states);
+    RawPackSinkWriter restore(Collection<? extends WriterState> states) throws IOException {
+        return restore(states, UnregisteredMetricsGroup.createSinkWriterMetricGroup());
     }
 
-    BlobSetWriterStateSerializer stateSerializer() {
-        return new BlobSetWriterStateSerializer(
-                fs.getCommitRecoverableSerializer(), fs.getResumeRecoverableSerializer());
+    RawPackSinkWriter restore(Collection<? extends WriterState> states, SinkWriterMetricGroup metrics)
+            throws IOException {
+        return new RawPackSinkWriter(settings, fs, 0, clock, metrics, List.copyOf(states));
+    }
+
+    WriterStateSerializer stateSerializer() {
+        return new WriterStateSerializer(new BlobSetWriterStateSerializer(
+                fs.getCommitRecoverableSerializer(), fs.getResumeRecoverableSerializer()));
     }
 
     static void write(RawPackSinkWriter writer, long... indexes) throws IOException {

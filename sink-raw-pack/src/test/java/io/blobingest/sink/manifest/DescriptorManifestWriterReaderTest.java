@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.objectlayer.BlobDescriptor;
+import io.blobingest.objectlayer.BlobFeatures;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.objectlayer.pack.RawPackFormat;
@@ -192,13 +193,27 @@ class DescriptorManifestWriterReaderTest {
     }
 
     @Test
-    void writerRejectsARowOfAnotherBlobSet() {
-        List<DescriptorRow> rows = List.of(row(null, BlobDescriptor.dedicated(1, 1), "other-set", null, 1L, List.of()));
-        assertThatThrownBy(() -> write(SET, rows))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("row 0 (t/1/42)")
-                .hasMessageContaining("'other-set'");
+    void aRowNamingAnotherBlobSetAddsTheBlobSetColumnAndRequiresSharedObjects() throws IOException {
+        List<DescriptorRow> rows = List.of(
+                row(null, BlobDescriptor.dedicated(1, 1), "other-set", null, 1L, List.of()),
+                row(null, BlobDescriptor.dedicated(1, 2), SET, null, 1L, List.of()),
+                row(null, BlobDescriptor.inline(1), null, new byte[] {1}, 1L, List.of()));
+
+        try (DescriptorManifestReader reader = open(write(SET, rows))) {
+            assertThat(reader.requiredFeatures()).containsExactly(BlobFeatures.BLOB_SHARED_OBJECT);
+            assertThat(reader.readAll()).extracting(DescriptorRow::blobSet).containsExactly("other-set", SET, null);
+        }
         assertThatThrownBy(() -> write("Not_Valid", List.of())).hasMessageContaining("[0-9a-z-]{1,64}");
+    }
+
+    @Test
+    void theBlobSetColumnWithoutTheFeatureThatAnnouncesItIsRefused() throws IOException {
+        byte[] file = arrowFile(
+                DescriptorManifestSchema.SHARED_FIELDS,
+                Map.of("blob_set", SET, "required_features", "", "spec_version", "1"));
+        assertThatThrownBy(() -> open(file))
+                .isInstanceOf(ManifestFormatException.class)
+                .hasMessageContaining("mem.arrow: schema mismatch at column 8");
     }
 
     @Test
