@@ -202,7 +202,7 @@ class LanceOutputITCase {
         }
     }
 
-    private static String latestRetainedCheckpoint(Path checkpoints) throws IOException {
+    static String latestRetainedCheckpoint(Path checkpoints) throws IOException {
         try (Stream<Path> walk = Files.walk(checkpoints, 2)) {
             return walk.filter(p -> p.getFileName().toString().startsWith("chk-"))
                     .filter(p -> Files.exists(p.resolve("_metadata")))
@@ -311,7 +311,7 @@ class LanceOutputITCase {
     }
 
     /** Fails once in front of the Raw Pack sink, while packs are being written. */
-    private record FailMidPackWrite(String runId) implements IngestJob.Hooks {
+    record FailMidPackWrite(String runId) implements IngestJob.Hooks {
 
         @Override
         public DataStream<PlacedBlob> beforeSink(DataStream<PlacedBlob> placed) {

@@ -18,8 +18,13 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * <p>Records 0..8 hit the placement boundaries (0 bytes, 64 KiB, 64 KiB + 1, 4 MiB, 4 MiB + 1) and
  * carry 5-20 MiB video segments; every tenth record is a 64-96 KiB frame (Packed); the rest are
  * 0-2 KiB telemetry packets (Inline).
+ *
+ * <p>With {@code duplicates}, records from 50 on also repeat earlier content, as robots do (keys
+ * and headers stay the record's own): two of every three frames, and every other record ending in
+ * 5 (on the other partition of two), are one of four calibration frames (records 10, 20, 30 and
+ * 40), and every 150th record from 77 on is the 5 MiB video segment of record 5 again.
  */
-record TestWorkload(long seed, int count) implements PipelineOutput.Inputs {
+record TestWorkload(long seed, int count, boolean duplicates) implements PipelineOutput.Inputs {
 
     static final int KIB = 1024;
     static final int MIB = 1024 * KIB;
@@ -27,7 +32,26 @@ record TestWorkload(long seed, int count) implements PipelineOutput.Inputs {
         0, 64 * KIB, 64 * KIB + 1, 4 * MIB, 4 * MIB + 1, 5 * MIB, 9 * MIB, 14 * MIB, 20 * MIB
     };
 
-    int size(int index) {
+    TestWorkload(long seed, int count) {
+        this(seed, count, false);
+    }
+
+    /** The record whose bytes record {@code index} carries: itself, or the earlier one it repeats. */
+    int contentOf(int index) {
+        if (!duplicates || index < 50) {
+            return index;
+        }
+        if (index % 150 == 77) {
+            return 5;
+        }
+        if ((index % 10 == 0 && (index / 10) % 3 != 0) || (index % 10 == 5 && (index / 10) % 2 == 0)) {
+            return 10 * (1 + (index / 10) % 4);
+        }
+        return index;
+    }
+
+    int size(int record) {
+        int index = contentOf(record);
         if (index < BOUNDARY_SIZES.length) {
             return BOUNDARY_SIZES[index];
         }
@@ -46,7 +70,7 @@ record TestWorkload(long seed, int count) implements PipelineOutput.Inputs {
     @Override
     public byte[] bytes(int index) {
         byte[] bytes = new byte[size(index)];
-        random(index).split().nextBytes(bytes);
+        random(contentOf(index)).split().nextBytes(bytes);
         return bytes;
     }
 

@@ -110,6 +110,7 @@ public final class BackfillJob {
                 passedThroughToOutputs(passedThrough, config, manifests),
                 kafka,
                 config,
+                true,
                 hooks);
     }
 

@@ -30,6 +30,40 @@ class RawPackSinkBuilderTest {
     }
 
     @Test
+    void exactSharingIsReadWithItsDocumentedSpellingAndOffByDefault() {
+        Configuration config = Configuration.fromMap(
+                Map.of("sink.raw-pack.exact-sharing", "within-job", "sink.raw-pack.exact-sharing.index-size", "5000"));
+
+        assertThat(config.get(RawPackSinkOptions.EXACT_SHARING)).isEqualTo(ExactSharing.WITHIN_JOB);
+        assertThat(config.get(RawPackSinkOptions.EXACT_SHARING_INDEX_SIZE)).isEqualTo(5000);
+        assertThat(new Configuration().get(RawPackSinkOptions.EXACT_SHARING)).isEqualTo(ExactSharing.OFF);
+        assertThatThrownBy(() -> RawPackSink.builder()
+                        .setBasePath("/data")
+                        .setConfiguration(Configuration.fromMap(Map.of("sink.raw-pack.exact-sharing.index-size", "0")))
+                        .build())
+                .hasMessage("sink.raw-pack.exact-sharing.index-size must be positive, found 0");
+    }
+
+    @Test
+    void withinJobSharingIsRefusedForABoundedInputWhoseEndMustWaitForItsDescriptors() {
+        RawPackSinkBuilder bounded = RawPackSink.builder()
+                .setBasePath("/data")
+                .setExactSharing(ExactSharing.WITHIN_JOB)
+                .setBoundedInput(true)
+                .setDescriptorSink(new TransactionalRowSink("builder-test", Long.MAX_VALUE));
+
+        assertThatThrownBy(bounded::build)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("sink.raw-pack.exact-sharing: within-job needs unbounded input")
+                .hasMessageContaining("Use within-subtask for a bounded run or a backfill.");
+        assertThat(bounded.setExactSharing(ExactSharing.WITHIN_SUBTASK).build()).isNotNull();
+        assertThat(bounded.setExactSharing(ExactSharing.WITHIN_JOB)
+                        .setBoundedInput(false)
+                        .build())
+                .isNotNull();
+    }
+
+    @Test
     void defaultsAreOnCheckpointAndOneGibibytePacks() {
         Configuration empty = new Configuration();
         assertThat(empty.get(RawPackSinkOptions.ROLL_POLICY)).isEqualTo(RollPolicy.ON_CHECKPOINT);

@@ -1,0 +1,196 @@
+package io.blobingest.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import io.blobingest.lance.LanceOutputOptions;
+import io.blobingest.objectlayer.BlobFeatures;
+import io.blobingest.objectlayer.BlobKind;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.sink.ExactSharing;
+import io.blobingest.sink.Failures;
+import io.blobingest.sink.RawPackSinkOptions;
+import io.blobingest.sink.RollPolicy;
+import io.blobingest.sink.manifest.DescriptorManifestReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Exact sharing ({@code sink.raw-pack.exact-sharing: within-job}) in the real job on a real
+ * broker, with the Lance output: identical frames and video segments arrive on both partitions,
+ * within a blob set and across sets, before and after a failure mid pack write (which loses the
+ * open sets, some first copies among them) and across a cancel and a restart from the retained
+ * checkpoint, both unbounded. Afterwards every input is exactly one descriptor and one Lance row, byte-exact; each
+ * distinct content is stored once: every row carrying it names the same stored object; and after
+ * {@code gc --delete} every descriptor still resolves (a shared object is alive while a manifest
+ * names it).
+ */
+class ExactSharingITCase {
+
+    private static final int PARTITIONS = IngestJobFailoverITCase.PARTITIONS;
+    private static final TestWorkload WORKLOAD = new TestWorkload(24, 1_200, true);
+    private static final int FIRST_RUN = 600;
+    private static final Duration DEADLINE = Duration.ofMinutes(3);
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARTITIONS)
+            .build());
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void identicalBlobsFromBothPartitionsAreStoredOnceAcrossAFailureAndARestart() throws Exception {
+        String runId = UUID.randomUUID().toString();
+        String inputTopic = "blobs-" + runId;
+        String descriptorTopic = "descriptors-" + runId;
+        KAFKA.createTopic(inputTopic, PARTITIONS);
+        KAFKA.createTopic(descriptorTopic, 1);
+        KAFKA.createTopic("dead-letters-" + runId, 1);
+        Path base = dir.resolve("base");
+        String datasetUri = dir.resolve("robots.lance").toString();
+        Path checkpoints = dir.resolve("checkpoints");
+        Configuration config = IngestJobFailoverITCase.jobConfiguration(
+                KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, "dead-letters-" + runId, base);
+        config.set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
+        config.set(BlobKafkaOptions.GROUP_ID, "sharing-" + runId);
+        config.set(BlobKafkaOptions.BOUNDED, false);
+        config.set(RawPackSinkOptions.EXACT_SHARING, ExactSharing.WITHIN_JOB);
+        config.set(LanceOutputOptions.DATASET_URI, datasetUri);
+        config.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+        config.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+
+        WORKLOAD.send(KAFKA, inputTopic, PARTITIONS, 0, FIRST_RUN);
+        Failures.arm(runId, Failures.Point.MID_PACK_WRITE);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        IngestJob.build(env, config, new LanceOutputITCase.FailMidPackWrite(runId));
+        JobClient first = env.executeAsync("exact sharing, first run");
+        awaitFailureAndLanceRows(runId, datasetUri, FIRST_RUN / 2);
+        first.cancel().get();
+        WORKLOAD.send(KAFKA, inputTopic, PARTITIONS, FIRST_RUN, WORKLOAD.count());
+
+        // Unbounded again: within-job sharing refuses bounded input (RawPackSinkBuilder#setBoundedInput).
+        Configuration restarted = new Configuration(config);
+        restarted.set(StateRecoveryOptions.SAVEPOINT_PATH, LanceOutputITCase.latestRetainedCheckpoint(checkpoints));
+        StreamExecutionEnvironment second = StreamExecutionEnvironment.getExecutionEnvironment(restarted);
+        IngestJob.build(second, restarted, new LanceOutputITCase.FailMidPackWrite(runId));
+        JobClient restart = second.executeAsync("exact sharing, restarted from the retained checkpoint");
+        try {
+            Await.until(
+                    () -> lanceRows(datasetUri) >= WORKLOAD.count()
+                            && KAFKA.drainCommitted(descriptorTopic).size() >= WORKLOAD.count(),
+                    "every input in the Lance dataset and on the descriptor topic",
+                    DEADLINE);
+        } finally {
+            restart.cancel().get();
+        }
+
+        Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
+        PipelineOutput output = PipelineOutput.read(KAFKA, descriptorTopic, base);
+        output.assertExactlyOnceAndByteExact(WORKLOAD, all);
+        LanceOutputITCase.assertEveryInputOnceAndByteExact(WORKLOAD, datasetUri, Map.of(), WORKLOAD.count());
+
+        Map<Integer, Set<StoredObject>> objectsByContent = new HashMap<>();
+        for (DescriptorRow row : output.manifestRows) {
+            if (row.blob().kind() == BlobKind.PACKED || row.blob().kind() == BlobKind.DEDICATED) {
+                int content = WORKLOAD.contentOf(TestWorkload.indexOf(row.attributes()));
+                objectsByContent
+                        .computeIfAbsent(content, c -> new HashSet<>())
+                        .add(new StoredObject(
+                                row.blobSet(), row.blob().blobId(), row.blob().position()));
+            }
+        }
+        assertThat(objectsByContent)
+                .as("stored objects per distinct content")
+                .allSatisfy((content, objects) -> assertThat(objects)
+                        .as("objects holding the bytes of record %d", content)
+                        .hasSize(1));
+        long sharedRows = output.manifestRows.stream()
+                        .filter(row -> row.blob().kind() != BlobKind.INLINE
+                                && row.blob().kind() != BlobKind.EXTERNAL)
+                        .count()
+                - objectsByContent.size();
+        assertThat(sharedRows).as("rows naming an object another row stored").isGreaterThan(100);
+        assertThat(manifestsRequiring(base, BlobFeatures.BLOB_SHARED_OBJECT))
+                .as("manifests whose rows share an object of an earlier blob set")
+                .isPositive();
+        long uniqueBytes =
+                objectsByContent.keySet().stream().mapToLong(WORKLOAD::size).sum();
+        assertThat(sidecarBytes(base))
+                .as("bytes of every sidecar: the unique contents and the packs' headers and footers")
+                .isBetween(uniqueBytes, uniqueBytes + TestWorkload.MIB);
+
+        IngestJobITCase.RunResult gc =
+                IngestJobITCase.runCli("gc", "--base", base.toUri().toString(), "--delete", "--grace", "0s");
+        assertThat(gc.exitCode()).as(gc.output()).isZero();
+        PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
+    }
+
+    /** What a Packed or Dedicated row names. */
+    private record StoredObject(String blobSet, long blobId, long position) {}
+
+    private static void awaitFailureAndLanceRows(String runId, String datasetUri, long rows) throws Exception {
+        Await.until(
+                () -> Failures.fired(runId, Failures.Point.MID_PACK_WRITE) && lanceRows(datasetUri) >= rows,
+                "the injected failure and " + rows + " rows in " + datasetUri,
+                DEADLINE);
+    }
+
+    private static long lanceRows(String datasetUri) {
+        try {
+            return LanceDatasetRows.count(datasetUri, Map.of());
+        } catch (RuntimeException notCreatedYet) {
+            return 0;
+        }
+    }
+
+    private static long manifestsRequiring(Path base, String feature) throws Exception {
+        long count = 0;
+        for (org.apache.flink.core.fs.Path manifest : PipelineOutput.manifests(base.toUri())) {
+            try (DescriptorManifestReader reader = DescriptorManifestReader.open(manifest)) {
+                if (reader.requiredFeatures().contains(feature)) {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
+    private static long sidecarBytes(Path base) throws Exception {
+        try (Stream<Path> files = Files.walk(base)) {
+            return files.filter(file -> file.getFileName().toString().endsWith(".blob"))
+                    .filter(file -> !file.getFileName().toString().startsWith("."))
+                    .mapToLong(file -> file.toFile().length())
+                    .sum();
+        }
+    }
+}
