@@ -85,9 +85,10 @@ public final class RawPackSinkOptions {
                     "sink.raw-pack.exact-sharing.index-size")
             .intType()
             .defaultValue(100_000)
-            .withDescription("The most stored objects each writer subtask remembers for exact sharing (about 100 "
-                    + "bytes each in memory and 60 in every checkpoint); the least recently "
-                    + "used is forgotten first, and a blob equal to a forgotten one is stored again.");
+            .withDescription("The most stored objects each writer subtask remembers for exact sharing (about 200 "
+                    + "bytes each in memory, and 61 in every checkpoint, which writes the whole index); "
+                    + "the least recently used is forgotten first, and a blob equal to a forgotten one "
+                    + "is stored again.");
 
     private RawPackSinkOptions() {}
 }
