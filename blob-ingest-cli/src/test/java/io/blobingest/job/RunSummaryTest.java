@@ -82,12 +82,79 @@ class RunSummaryTest {
                 "set-a", List.of(packed("set-a", 0, 100, 1), packed("set-a", 1, 100, 1), packed("set-a", 0, 100, 3)));
         writeManifest("set-b", List.of(packed("set-b", 0, 100, 1)));
 
-        RunSummary summary = RunSummary.of(baseline, Duration.ofSeconds(1), TARGET, Map.of());
+        RunSummary summary = summary(baseline);
 
         assertThat(summary.packs()).isEqualTo(3);
         assertThat(summary.packBytes()).isEqualTo(6000);
         assertThat(summary.averagePackBytes()).isEqualTo(2000);
         assertThat(summary.packFillRatio()).isCloseTo(2000.0 / TARGET, within(1e-9));
+        assertThat(summary.sharedBlobs())
+                .as("entry 0 of three packs is three objects")
+                .isZero();
+    }
+
+    @Test
+    void aRowNamingAnObjectAnotherRowNamedOrAnEarlierRunStoredIsSharedAndItsSizeSaved() throws IOException {
+        RunBaseline baseline = baseline();
+        writeSidecar("set-a", 1, 1000);
+        writeSidecar("set-a", 2, 70_000);
+        writeManifest(
+                "set-a",
+                List.of(
+                        packed("set-a", 0, 400, 1),
+                        packed("set-a", 0, 400, 1),
+                        packed("set-a", 1, 300, 1),
+                        dedicated("set-a", 70_000, 2)));
+        writeSidecar("set-b", 1, 2000);
+        writeManifest(
+                "set-b",
+                List.of(
+                        packed("set-b", 0, 600, 1),
+                        packed("set-a", 0, 400, 1),
+                        dedicated("set-a", 70_000, 2),
+                        packed("old", 0, 500, 1)));
+
+        RunSummary summary = summary(baseline);
+
+        assertThat(summary.sharedBlobs()).isEqualTo(4);
+        assertThat(summary.sharedBytes()).isEqualTo(400 + 400 + 70_000 + 500);
+        assertThat(summary.kinds())
+                .containsEntry(BlobKind.PACKED, new RunSummary.KindTotals(6, 2600))
+                .containsEntry(BlobKind.DEDICATED, new RunSummary.KindTotals(2, 140_000));
+        assertThat(summary.bytesPlaced()).isEqualTo(142_600);
+    }
+
+    @Test
+    void packsAndSidecarsOfAnEarlierRunThatSharedRowsNameAreNotThisRuns() throws IOException {
+        writeSidecar("old", 2, 50_000);
+        writeManifest("old", List.of(packed("old", 0, 500, 1), dedicated("old", 50_000, 2)));
+        RunBaseline baseline = baseline();
+        writeSidecar("set-a", 1, 1000);
+        writeManifest(
+                "set-a", List.of(packed("set-a", 0, 100, 1), packed("old", 0, 500, 1), dedicated("old", 50_000, 2)));
+
+        RunSummary summary = summary(baseline);
+
+        assertThat(summary.sharedBlobs()).isEqualTo(2);
+        assertThat(summary.packs()).isEqualTo(1);
+        assertThat(summary.packBytes()).isEqualTo(1000);
+        assertThat(summary.dedicatedSidecars()).isZero();
+        assertThat(summary.dedicatedBytes()).isZero();
+    }
+
+    @Test
+    void aSetOfThisRunSharingFromOneListedAfterItCountsEachObjectOnceStored() throws IOException {
+        RunBaseline baseline = baseline();
+        writeSidecar("set-b", 1, 1000);
+        writeManifest("set-a", List.of(packed("set-b", 3, 700, 1)));
+        writeManifest("set-b", List.of(packed("set-b", 3, 700, 1), packed("set-b", 4, 200, 1)));
+
+        RunSummary summary = summary(baseline);
+
+        assertThat(summary.sharedBlobs()).isEqualTo(1);
+        assertThat(summary.sharedBytes()).isEqualTo(700);
+        assertThat(summary.packs()).isEqualTo(1);
+        assertThat(summary.packBytes()).isEqualTo(1000);
     }
 
     @Test
@@ -131,7 +198,7 @@ class RunSummaryTest {
         RunBaseline baseline = baseline();
         writeManifest("set-a", List.of(packed("set-a", 0, 100, 2)));
 
-        assertThatThrownBy(() -> RunSummary.of(baseline, Duration.ofSeconds(1), TARGET, Map.of()))
+        assertThatThrownBy(() -> summary(baseline))
                 .isInstanceOf(FileNotFoundException.class)
                 .hasMessageContaining("set-a/" + BlobSets.sidecarFileName(2));
     }
@@ -162,10 +229,36 @@ class RunSummaryTest {
     }
 
     @Test
+    void formatShowsTheSharedLineOnlyWhenADescriptorWasShared() throws IOException {
+        RunBaseline baseline = baseline();
+        writeSidecar("set-a", 1, 2048);
+        writeManifest(
+                "set-a", List.of(packed("set-a", 0, 1024, 1), packed("set-a", 0, 1024, 1), packed("old", 0, 500, 1)));
+
+        String text = summary(baseline).format();
+
+        assertThat(text.lines().toList())
+                .containsExactly(
+                        "run summary: 3 descriptors in 1 blob sets, 1.0 s",
+                        "  inline              0 blobs        0 B",
+                        "  packed              3 blobs    2.5 KiB in 1 packs, average 2.0 KiB, 50.0% of the 4.0 KiB"
+                                + " target",
+                        "  dedicated           0 blobs        0 B in 0 sidecars",
+                        "  shared              2 blobs    1.5 KiB not stored again (exact sharing)",
+                        "  external            0 references",
+                        "  dead letters 0",
+                        "  throughput 3.0 blobs/s, 0.00 MiB/s");
+    }
+
+    @Test
     void sizesUseBinaryUnits() {
         assertThat(RunSummary.size(1023)).isEqualTo("1023 B");
         assertThat(RunSummary.size(1024)).isEqualTo("1.0 KiB");
         assertThat(RunSummary.size(1536L * 1024 * 1024)).isEqualTo("1.5 GiB");
+    }
+
+    private static RunSummary summary(RunBaseline baseline) throws IOException {
+        return RunSummary.of(baseline, Duration.ofSeconds(1), TARGET, Map.of());
     }
 
     private RunBaseline baseline() throws IOException {

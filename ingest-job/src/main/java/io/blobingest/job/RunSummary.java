@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -32,6 +33,12 @@ import org.apache.flink.core.fs.Path;
  * whole object) and is not part of the bytes placed. Pack sizes are file sizes on storage, header
  * and footer included; the fill ratio compares the average pack with {@code
  * sink.raw-pack.pack-target-size}.
+ *
+ * <p>With exact sharing ({@code sink.raw-pack.exact-sharing}) a Packed or Dedicated row may name
+ * an object another row stored. Such a row is <em>shared</em> when the object it names (blob set,
+ * sidecar and, for Packed, position) was named by a row counted before it, or lies in a blob set
+ * this run did not commit (an earlier run stored it); its size is saved bytes. Shared rows count in
+ * their kind like any other, but the packs and sidecars of earlier runs' sets are not this run's.
  */
 public final class RunSummary {
 
@@ -46,6 +53,8 @@ public final class RunSummary {
     private final long packBytes;
     private final int dedicatedSidecars;
     private final long dedicatedBytes;
+    private final long sharedBlobs;
+    private final long sharedBytes;
     private final long packTargetBytes;
     private final Duration elapsed;
     private final Map<DeadLetterCode, Long> deadLetters;
@@ -57,6 +66,8 @@ public final class RunSummary {
         this.packBytes = tally.packBytes;
         this.dedicatedSidecars = tally.dedicatedSidecars.size();
         this.dedicatedBytes = tally.dedicatedBytes;
+        this.sharedBlobs = tally.sharedBlobs;
+        this.sharedBytes = tally.sharedBytes;
         this.packTargetBytes = packTargetBytes;
         this.elapsed = elapsed;
         // EnumMap's copy constructor refuses an empty map that is not an EnumMap.
@@ -90,8 +101,9 @@ public final class RunSummary {
         if (packTargetBytes <= 0) {
             throw new IllegalArgumentException("pack target size must be > 0 bytes, found " + packTargetBytes);
         }
-        Tally tally = new Tally(baseline.base());
-        for (Path manifest : baseline.newManifests()) {
+        List<Path> manifests = baseline.newManifests();
+        Tally tally = new Tally(baseline.base(), manifests);
+        for (Path manifest : manifests) {
             tally.add(manifest);
         }
         return new RunSummary(tally, packTargetBytes, elapsed, deadLetters);
@@ -107,7 +119,10 @@ public final class RunSummary {
         return kinds.values().stream().mapToLong(KindTotals::blobs).sum();
     }
 
-    /** Logical bytes written by this run: Inline, Packed and Dedicated blobs. */
+    /**
+     * Logical bytes placed by this run: Inline, Packed and Dedicated blobs, shared ones included
+     * ({@link #sharedBytes} of them were not stored again).
+     */
     public long bytesPlaced() {
         return kinds.get(BlobKind.INLINE).bytes()
                 + kinds.get(BlobKind.PACKED).bytes()
@@ -118,7 +133,7 @@ public final class RunSummary {
         return blobSets;
     }
 
-    /** Distinct Raw Packs named by Packed descriptors. */
+    /** Distinct Raw Packs of this run's blob sets named by Packed descriptors. */
     public int packs() {
         return packs;
     }
@@ -137,6 +152,7 @@ public final class RunSummary {
         return packs == 0 ? 0 : (double) packBytes / packs / packTargetBytes;
     }
 
+    /** Dedicated sidecars of this run's blob sets named by Dedicated descriptors. */
     public int dedicatedSidecars() {
         return dedicatedSidecars;
     }
@@ -144,6 +160,16 @@ public final class RunSummary {
     /** Total size of the Dedicated sidecars on storage. */
     public long dedicatedBytes() {
         return dedicatedBytes;
+    }
+
+    /** Packed and Dedicated descriptors that name an object stored for another descriptor (exact sharing). */
+    public long sharedBlobs() {
+        return sharedBlobs;
+    }
+
+    /** Their logical bytes: what exact sharing did not store again. */
+    public long sharedBytes() {
+        return sharedBytes;
     }
 
     public Duration elapsed() {
@@ -169,7 +195,10 @@ public final class RunSummary {
         return deadLetters.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** The summary as the {@code run} command prints it, one fact per line. */
+    /**
+     * The summary as the {@code run} command prints it, one fact per line; the {@code shared} line
+     * only when a descriptor was shared.
+     */
     public String format() {
         StringBuilder text = new StringBuilder();
         line(text, "run summary: %d descriptors in %d blob sets, %s", descriptors(), blobSets, seconds(elapsed));
@@ -189,6 +218,13 @@ public final class RunSummary {
                 blobs(BlobKind.DEDICATED),
                 size(bytes(BlobKind.DEDICATED)),
                 dedicatedSidecars);
+        if (sharedBlobs > 0) {
+            line(
+                    text,
+                    "  shared     %,10d blobs %10s not stored again (exact sharing)",
+                    sharedBlobs,
+                    size(sharedBytes));
+        }
         line(text, "  external   %,10d references", blobs(BlobKind.EXTERNAL));
         line(text, "  dead letters %d%s", deadLetterTotal(), deadLetterCodes());
         line(text, "  throughput %.1f blobs/s, %.2f MiB/s", blobsPerSecond(), mebibytesPerSecond());
@@ -248,15 +284,25 @@ public final class RunSummary {
     /** Running totals over the rows of several manifests. */
     private static final class Tally {
         private final URI base;
+        /** The blob sets whose manifests are counted: this run's. */
+        private final Set<String> runSets = new HashSet<>();
+
         private final Map<BlobKind, KindTotals> kinds = new EnumMap<>(BlobKind.class);
         private final Set<Sidecar> packs = new HashSet<>();
         private final Set<Sidecar> dedicatedSidecars = new HashSet<>();
+        private final Set<StoredObject> objectsNamed = new HashSet<>();
         private int blobSets;
         private long packBytes;
         private long dedicatedBytes;
+        private long sharedBlobs;
+        private long sharedBytes;
 
-        Tally(URI base) {
+        Tally(URI base, List<Path> manifests) {
             this.base = base;
+            for (Path manifest : manifests) {
+                String name = manifest.getName();
+                runSets.add(name.substring(0, name.length() - BlobSets.MANIFEST_SUFFIX.length()));
+            }
             for (BlobKind kind : BlobKind.values()) {
                 kinds.put(kind, new KindTotals(0, 0));
             }
@@ -278,7 +324,20 @@ public final class RunSummary {
                     kind,
                     new KindTotals(
                             totals.blobs() + 1, totals.bytes() + row.blob().size()));
+            if (kind != BlobKind.PACKED && kind != BlobKind.DEDICATED) {
+                return;
+            }
             Sidecar sidecar = new Sidecar(row.blobSet(), row.blob().blobId());
+            boolean storedByThisRun = runSets.contains(row.blobSet());
+            // A Dedicated sidecar holds one object: its position says nothing more.
+            long position = kind == BlobKind.PACKED ? row.blob().position() : 0;
+            if (!objectsNamed.add(new StoredObject(sidecar, position)) || !storedByThisRun) {
+                sharedBlobs++;
+                sharedBytes += row.blob().size();
+            }
+            if (!storedByThisRun) {
+                return;
+            }
             if (kind == BlobKind.PACKED && packs.add(sidecar)) {
                 packBytes += sidecar.length(base);
             } else if (kind == BlobKind.DEDICATED && dedicatedSidecars.add(sidecar)) {
@@ -286,6 +345,9 @@ public final class RunSummary {
             }
         }
     }
+
+    /** One stored blob: a sidecar and, in a pack, the position of its entry. */
+    private record StoredObject(Sidecar sidecar, long position) {}
 
     private record Sidecar(String blobSet, long id) {
         long length(URI base) throws IOException {

@@ -4,8 +4,12 @@ import java.util.Locale;
 
 /** The workloads of {@code ./blob-ingest bench}: what the input topic is preloaded with. */
 public enum BenchWorkload {
-    /** The demo's robotics mix: telemetry, camera frames, video segments, External records, bad records. */
-    MIXED("the demo's robotics mix (telemetry 100-500 B, frames 30-600 KiB, video 5-40 MiB, External and bad records)"),
+    /**
+     * The demo's robotics mix: telemetry, camera frames (some repeated, stored again without exact
+     * sharing), video segments, External records, bad records.
+     */
+    MIXED("the demo's robotics mix (telemetry 100-500 B, frames 30-600 KiB, some repeated, video 5-40 MiB,"
+            + " External and bad records)"),
     /** 4-64 KiB blobs: Inline under the default threshold, so the bench lowers it to make them Packed. */
     SMALL("4-64 KiB blobs; blob-ingest runs with placement.inline-max-size=1kb so that every blob is Packed"),
     /** 64 KiB - 1 MiB blobs: Packed under the defaults. */

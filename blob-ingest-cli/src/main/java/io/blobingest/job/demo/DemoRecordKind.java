@@ -6,6 +6,10 @@ public enum DemoRecordKind {
     TELEMETRY("telemetry", "100-500 B", "Inline descriptor"),
     /** Camera frames, 30-600 KiB: Packed. */
     CAMERA_FRAME("camera frame", "30-600 KiB", "Packed: an entry of a Raw Pack"),
+    /** A camera frame sent again (an at-least-once producer's retry): it shares the first copy's entry. */
+    RESENT_FRAME("re-sent frame", "30-600 KiB", "Packed, sharing its first copy's entry (exact sharing)"),
+    /** The fleet's calibration image, the same bytes from every robot: copies share a stored one's entry. */
+    CALIBRATION_IMAGE("calibration image", "200-256 KiB", "Packed, copies share a stored entry (exact sharing)"),
     /** Video segments, 5-40 MiB: Dedicated. */
     VIDEO_SEGMENT("video segment", "5-40 MiB", "Dedicated sidecar"),
     /** A file in the allow-listed directory, kept where it is ({@code blob.mode=reference}): External. */

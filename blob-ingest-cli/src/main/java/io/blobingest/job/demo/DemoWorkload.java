@@ -26,8 +26,12 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * <p>A fleet of four robots sends IMU/telemetry packets (most records), camera frames (every sixth),
  * video segments (every 400th), references to files in an allow-listed directory (every 50th, half
  * of them a byte range), files to ingest (every 100th) and six faulty records among the first 71.
- * Every record carries the headers {@code robot}, {@code stream}, {@code seq} (its index) and
- * {@code captured-at}, which the job passes through to its descriptor.
+ * Two kinds repeat bytes, for exact sharing: every 45th record is the fleet's calibration image,
+ * the same bytes from each robot in turn (other keys, both partitions), and every 70th re-sends the
+ * camera frame before it, as an at-least-once producer's retry would (same value, key and
+ * partition). Every record carries the headers {@code robot}, {@code stream}, {@code seq} (its
+ * index; a re-sent frame's own, so that both copies can be told apart) and {@code captured-at},
+ * which the job passes through to its descriptor.
  */
 public final class DemoWorkload {
 
@@ -47,6 +51,8 @@ public final class DemoWorkload {
     private static final int BAD_SPACING = 13;
     private static final long TERABYTE = 1L << 40;
     private static final Instant START = Instant.parse("2025-06-01T08:00:00Z");
+    /** The calibration image's random streams are those of a record -1, which is never sent. */
+    private static final int CALIBRATION = -1;
 
     private final long seed;
     private final int count;
@@ -99,6 +105,12 @@ public final class DemoWorkload {
         if (index % 50 == 27) {
             return DemoRecordKind.EXTERNAL_REFERENCE;
         }
+        if (index % 45 == 23) {
+            return DemoRecordKind.CALIBRATION_IMAGE;
+        }
+        if (index % 70 == 40) {
+            return DemoRecordKind.RESENT_FRAME;
+        }
         if (index % 6 == 2) {
             return DemoRecordKind.CAMERA_FRAME;
         }
@@ -118,7 +130,7 @@ public final class DemoWorkload {
     public BlobKind expectedKind(int index) {
         return switch (kind(index)) {
             case TELEMETRY -> BlobKind.INLINE;
-            case CAMERA_FRAME -> BlobKind.PACKED;
+            case CAMERA_FRAME, RESENT_FRAME, CALIBRATION_IMAGE -> BlobKind.PACKED;
             case VIDEO_SEGMENT -> BlobKind.DEDICATED;
             case EXTERNAL_REFERENCE -> BlobKind.EXTERNAL;
             case EXTERNAL_INGEST, BAD -> null;
@@ -130,6 +142,8 @@ public final class DemoWorkload {
         return switch (kind(index)) {
             case TELEMETRY -> telemetry(index, size(index));
             case CAMERA_FRAME, VIDEO_SEGMENT -> randomBytes(index, size(index));
+            case RESENT_FRAME -> expectedBytes(resentFrame(index));
+            case CALIBRATION_IMAGE -> randomBytes(CALIBRATION, size(index));
             case EXTERNAL_REFERENCE, EXTERNAL_INGEST -> {
                 byte[] file = fileBytes(index);
                 ByteRange range = range(index);
@@ -148,6 +162,8 @@ public final class DemoWorkload {
             case TELEMETRY -> 100 + random.nextInt(401);
             case CAMERA_FRAME -> 30 * KIB + random.nextInt(570 * KIB + 1);
             case VIDEO_SEGMENT -> 5 * MIB + random.nextInt(35 * MIB + 1);
+            case RESENT_FRAME -> size(resentFrame(index));
+            case CALIBRATION_IMAGE -> 200 * KIB + random(CALIBRATION, 0).nextInt(56 * KIB + 1);
             case EXTERNAL_REFERENCE, EXTERNAL_INGEST -> {
                 ByteRange range = range(index);
                 yield range == null ? fileSize(index) : range.size();
@@ -178,14 +194,17 @@ public final class DemoWorkload {
         return file(index).toUri().toString();
     }
 
-    /** The record as it is sent to partition {@code index % partitions} of {@code topic}. */
+    /**
+     * The record as it is sent to partition {@code index % partitions} of {@code topic}; a re-sent
+     * frame goes where its first copy went.
+     */
     public ProducerRecord<byte[], byte[]> producerRecord(String topic, int partitions, int index) {
         List<Header> headers = new ArrayList<>();
         for (DescriptorRow.Attribute attribute : passedThroughHeaders(index)) {
             headers.add(new RecordHeader(attribute.name(), attribute.value()));
         }
         byte[] value = switch (kind(index)) {
-            case TELEMETRY, CAMERA_FRAME, VIDEO_SEGMENT -> expectedBytes(index);
+            case TELEMETRY, CAMERA_FRAME, RESENT_FRAME, CALIBRATION_IMAGE, VIDEO_SEGMENT -> expectedBytes(index);
             case EXTERNAL_REFERENCE -> {
                 headers.add(header(BlobHeaders.URI, uri(index)));
                 headers.add(header(BlobHeaders.MODE, BlobHeaders.MODE_REFERENCE));
@@ -203,24 +222,39 @@ public final class DemoWorkload {
             }
             case BAD -> badValue(index, headers);
         };
-        return new ProducerRecord<>(topic, index % partitions, key(index), value, headers);
+        return new ProducerRecord<>(topic, sentAs(index) % partitions, key(index), value, headers);
     }
 
-    /** Null for every 97th telemetry packet: a null key must round-trip too. */
+    /** Null for every 97th telemetry packet: a null key must round-trip too. A re-sent frame has its first copy's. */
     public byte[] key(int index) {
         if (kind(index) == DemoRecordKind.TELEMETRY && index % 97 == 1) {
             return null;
         }
-        return (robot(index) + "/" + stream(index) + "/" + index).getBytes(StandardCharsets.UTF_8);
+        int sent = sentAs(index);
+        return (robot(sent) + "/" + stream(sent) + "/" + sent).getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The headers a descriptor of this record must carry, in order. */
+    /** The headers a descriptor of this record must carry, in order; a re-sent frame has its own {@code seq}. */
     public List<DescriptorRow.Attribute> passedThroughHeaders(int index) {
+        int sent = sentAs(index);
         return List.of(
-                attribute("robot", robot(index)),
-                attribute("stream", stream(index)),
+                attribute("robot", robot(sent)),
+                attribute("stream", stream(sent)),
                 attribute(SEQ_HEADER, Integer.toString(index)),
-                attribute("captured-at", START.plusMillis(10L * index).toString()));
+                attribute("captured-at", START.plusMillis(10L * sent).toString()));
+    }
+
+    /** The camera frame a {@link DemoRecordKind#RESENT_FRAME} sends again: the last one before it. */
+    int resentFrame(int index) {
+        if (kind(index) != DemoRecordKind.RESENT_FRAME) {
+            throw new IllegalArgumentException(
+                    "record " + index + " is a " + kind(index).label() + ", not a re-sent frame");
+        }
+        int frame = index - 1;
+        while (kind(frame) != DemoRecordKind.CAMERA_FRAME) {
+            frame--;
+        }
+        return frame;
     }
 
     /** How many records of each kind the workload holds. */
@@ -328,6 +362,11 @@ public final class DemoWorkload {
         return bytes;
     }
 
+    /** The record whose key, partition and passed-through headers (but {@code seq}) this one has. */
+    private int sentAs(int index) {
+        return kind(index) == DemoRecordKind.RESENT_FRAME ? resentFrame(index) : index;
+    }
+
     private static String robot(int index) {
         return "robot-" + index % ROBOTS;
     }
@@ -335,14 +374,18 @@ public final class DemoWorkload {
     private String stream(int index) {
         return switch (kind(index)) {
             case TELEMETRY, BAD -> "imu";
-            case CAMERA_FRAME -> "cam-front";
+            case CAMERA_FRAME, RESENT_FRAME -> "cam-front";
+            case CALIBRATION_IMAGE -> "calibration";
             case VIDEO_SEGMENT -> "video";
             case EXTERNAL_REFERENCE -> "clip";
             case EXTERNAL_INGEST -> "upload";
         };
     }
 
-    /** Independent random streams per record: 0 sizes, 1 payload bytes, 2 file sizes. */
+    /**
+     * Independent random streams per record: 0 sizes, 1 payload bytes, 2 file sizes. The
+     * calibration image has those of {@link #CALIBRATION}.
+     */
     private SplittableRandom random(int index, int stream) {
         return new SplittableRandom((seed * 0x9E3779B97F4A7C15L) ^ ((long) index << 8 | stream));
     }

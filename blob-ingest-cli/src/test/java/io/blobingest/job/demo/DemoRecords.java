@@ -17,11 +17,14 @@ import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.zip.CRC32C;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -33,8 +36,9 @@ import org.apache.kafka.common.record.TimestampType;
 /**
  * The demo's records as the job would leave them, made without Kafka or Flink: each record is
  * classified by the job's classifier under the demo's settings, placed by hand (one Raw Pack and
- * Dedicated sidecars in one blob set) and turned into the descriptor or dead-letter record the
- * job's serializers would write.
+ * Dedicated sidecars in one blob set; a Packed blob equal to one placed before names its entry, as
+ * the demo's exact sharing does) and turned into the descriptor or dead-letter record the job's
+ * serializers would write.
  */
 final class DemoRecords {
 
@@ -44,6 +48,8 @@ final class DemoRecords {
 
     final List<ConsumerRecord<byte[], byte[]>> descriptors = new ArrayList<>();
     final List<ConsumerRecord<byte[], byte[]>> deadLetters = new ArrayList<>();
+    /** The descriptor rows by record index. */
+    final Map<Integer, DescriptorRow> rows = new HashMap<>();
 
     private DemoRecords() {}
 
@@ -53,6 +59,7 @@ final class DemoRecords {
         Path pack = Path.of(BlobSets.sidecarUri(base.toUri(), BLOB_SET, 1));
         Files.createDirectories(pack.getParent());
         long nextSidecar = 2;
+        Map<ByteBuffer, BlobDescriptor> packedEntries = new HashMap<>();
         try (OutputStream packStream = Files.newOutputStream(pack)) {
             RawPackWriter packWriter = RawPackWriter.create(packStream, new RawPackMetadata(BLOB_SET, 1, "test"));
             for (int i = 0; i < workload.count(); i++) {
@@ -68,8 +75,16 @@ final class DemoRecords {
                 if (classified instanceof PlacedBlob placed) {
                     BlobDescriptor descriptor = switch (placed.placement()) {
                         case INLINE -> BlobDescriptor.inline(placed.bytes().length);
-                        case PACKED ->
-                            BlobDescriptor.packed(packWriter.append(placed.bytes()), placed.bytes().length, 1);
+                        case PACKED -> {
+                            ByteBuffer content = ByteBuffer.wrap(placed.bytes());
+                            BlobDescriptor stored = packedEntries.get(content);
+                            if (stored == null) {
+                                stored = BlobDescriptor.packed(
+                                        packWriter.append(placed.bytes()), placed.bytes().length, 1);
+                                packedEntries.put(content, stored);
+                            }
+                            yield stored;
+                        }
                         case DEDICATED -> {
                             long id = nextSidecar++;
                             Files.write(Path.of(BlobSets.sidecarUri(base.toUri(), BLOB_SET, id)), placed.bytes());
@@ -136,6 +151,7 @@ final class DemoRecords {
                 descriptor.kind() == BlobKind.INLINE ? bytes : null,
                 bytes == null ? null : crc32c(bytes),
                 attributes);
+        rows.put(Math.toIntExact(input.offset()), row);
         return consumerRecord(DescriptorRecords.toProducerRecord("demo-descriptors", row, null), descriptors.size());
     }
 

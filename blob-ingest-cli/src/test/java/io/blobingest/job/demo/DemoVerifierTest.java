@@ -49,6 +49,25 @@ class DemoVerifierTest {
     }
 
     @Test
+    void duplicatesWhoseDescriptorsNameTheFirstCopysEntryMatchTheirOwnRecords() throws IOException {
+        DemoRecords records = DemoRecords.place(workload, base);
+        int firstImage = 23;
+        int secondImage = 68;
+        int resent = 40;
+        int frame = workload.resentFrame(resent);
+        assertThat(workload.kind(secondImage)).isEqualTo(DemoRecordKind.CALIBRATION_IMAGE);
+        assertThat(records.rows.get(secondImage).blob())
+                .isEqualTo(records.rows.get(firstImage).blob());
+        assertThat(records.rows.get(resent).blob())
+                .isEqualTo(records.rows.get(frame).blob());
+
+        Verification verification = verifier.check(records.descriptors, records.deadLetters);
+
+        assertThat(verification.problems()).isEmpty();
+        assertThat(verification.blobsMatched()).isEqualTo(records.descriptors.size());
+    }
+
+    @Test
     void aFlippedByteInTheDedicatedSidecarIsAMismatchNamingItsRecord() throws IOException {
         DemoRecords records = DemoRecords.place(workload, base);
         int segment = 95;
