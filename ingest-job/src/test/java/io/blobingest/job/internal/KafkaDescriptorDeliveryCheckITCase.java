@@ -17,12 +17,14 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,12 +82,13 @@ class KafkaDescriptorDeliveryCheckITCase {
                             + " delivered to it (topic id " + old + ", now none)");
         }
         KAFKA.createTopic(topic, 2);
+        String recreated = awaitDescribable();
 
         try (Session session = check.open(lineageDirectory())) {
             assertThatThrownBy(session::checkDestination)
                     .isInstanceOf(DescriptorTopicRecreatedException.class)
                     .hasMessageStartingWith("descriptor topic '" + topic + "' was deleted and recreated since this"
-                            + " job first delivered to it (topic id " + old + ", now " + topicId() + "): ")
+                            + " job first delivered to it (topic id " + old + ", now " + recreated + "): ")
                     .hasMessageNotContaining("\n");
         }
         // Another lineage starts with the topic as it is now.
@@ -263,6 +266,28 @@ class KafkaDescriptorDeliveryCheckITCase {
 
     private org.apache.flink.core.fs.Path lineageDirectory() {
         return new org.apache.flink.core.fs.Path(directory.toUri());
+    }
+
+    /**
+     * The recreated topic's id once Admin describes it: {@code createTopics} returns when the
+     * controller has the topic, and the broker that answers a describe may learn of it a moment
+     * later (seen under load: the check found "now none").
+     */
+    private String awaitDescribable() throws Exception {
+        long deadline = System.nanoTime() + ANSWER_DEADLINE.toNanos();
+        while (true) {
+            try {
+                return topicId();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+                assertThat(System.nanoTime())
+                        .as("%s describable within %s", topic, ANSWER_DEADLINE)
+                        .isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
     }
 
     private String topicId() throws Exception {
