@@ -6,6 +6,7 @@ import io.blobingest.job.bench.DiskFigures;
 import io.blobingest.job.bench.FreshnessFigures;
 import io.blobingest.job.bench.ReadFigures;
 import io.blobingest.job.bench.S3ReadFigures;
+import io.blobingest.job.bench.SharingFigures;
 import io.blobingest.job.bench.SteadyFigures;
 import io.blobingest.job.bench.WorkloadOutcome;
 import io.blobingest.job.bench.internal.BenchRunner;
@@ -16,6 +17,7 @@ import io.blobingest.job.internal.OwnedDirectory;
 import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
 import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.storage.ReadTuning;
+import io.blobingest.sink.ExactSharing;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +61,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--workload",
             defaultValue = "all",
-            description = "mixed, small, frames or all (default: ${DEFAULT-VALUE}).")
+            description = "mixed, small, frames, duplicates or all (default: ${DEFAULT-VALUE}).")
     String workload;
 
     @Option(
@@ -168,7 +170,7 @@ public final class BenchCommand implements Callable<Integer> {
                     outcomes.add(outcome);
                     print(outcome);
                     if (profile) {
-                        printProfiles(runner.children(workload));
+                        printProfiles(outcome, runner.children(workload));
                     }
                 }
             }
@@ -199,7 +201,8 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         throw new ParameterException(
-                spec.commandLine(), "--workload must be mixed, small, frames or all, found '" + workload + "'");
+                spec.commandLine(),
+                "--workload must be mixed, small, frames, duplicates or all, found '" + workload + "'");
     }
 
     private BenchRunner.Settings settings() {
@@ -329,7 +332,7 @@ public final class BenchCommand implements Callable<Integer> {
                     Long.toString(wider.way().requests()));
         }
         reads.print(out);
-        boolean consumeTarget = outcome.workload() != BenchWorkload.SMALL;
+        boolean consumeTarget = outcome.workload() == BenchWorkload.MIXED || outcome.workload() == BenchWorkload.FRAMES;
         boolean requestsTarget = outcome.workload() == BenchWorkload.SMALL;
         out.printf(
                 Locale.ROOT,
@@ -352,6 +355,7 @@ public final class BenchCommand implements Callable<Integer> {
                 requestsTarget
                         ? ": " + met(read.requestsSingleVsBatch() >= WorkloadOutcome.TARGET_READ_REQUESTS_RATIO)
                         : " on small");
+        outcome.sharing().ifPresent(sharing -> printSharing(outcome, sharing));
         outcome.s3Read().ifPresent(this::printS3);
         printFreshness(outcome);
         out.println(outcome.resultLine());
@@ -431,6 +435,84 @@ public final class BenchCommand implements Callable<Integer> {
                                         .map(r -> met(r >= WorkloadOutcome.TARGET_STEADY_VS_CONSUME))
                                         .orElse(WorkloadOutcome.NOT_MEASURED)
                         : " on frames");
+    }
+
+    private void printSharing(WorkloadOutcome outcome, SharingFigures sharing) {
+        out.printf(
+                Locale.ROOT,
+                "exact sharing: %,.1f MB of blobs in the input (%,.1f MB in record values, %,.1f MB in External"
+                        + " files), %,d of the %,d records (%.1f%%) exact duplicates of an earlier one; the distinct"
+                        + " blobs are %,.1f MB, %.3f of the input (the ideal stored/input). blob-ingest once per mode,"
+                        + " unbounded (within-job refuses bounded input), timed from its start to its last"
+                        + " descriptor committed%n",
+                sharing.inputBytes() / 1e6,
+                outcome.bytes() / 1e6,
+                (sharing.inputBytes() - outcome.bytes()) / 1e6,
+                sharing.duplicateRecords(),
+                outcome.records(),
+                100.0 * sharing.duplicateRecords() / outcome.records(),
+                sharing.uniqueBytes() / 1e6,
+                sharing.uniqueVsInput());
+        TextTable table = new TextTable(
+                "sharing",
+                "time s",
+                "MB/s",
+                "vs off",
+                "steady MB/s",
+                "steady vs off",
+                "CPU s",
+                "stored MB",
+                "stored/input",
+                "stored/unique",
+                "shared rows",
+                "read batch/raw");
+        for (SharingFigures.Run run : sharing.runs()) {
+            boolean off = run.mode() == ExactSharing.OFF;
+            Optional<SteadyFigures> steady = outcome.steady(run.contender());
+            table.add(
+                    run.mode().toString(),
+                    String.format(Locale.ROOT, "%.1f", run.contender().work().toMillis() / 1000.0),
+                    String.format(Locale.ROOT, "%.1f", outcome.megabytesPerSecond(run.contender())),
+                    off ? "-" : String.format(Locale.ROOT, "%.2f", outcome.sharingVsOff(run)),
+                    steady.map(s -> String.format(Locale.ROOT, "%.1f", s.megabytesPerSecond()))
+                            .orElse(WorkloadOutcome.NOT_MEASURED),
+                    off
+                            ? "-"
+                            : outcome.steadySharingVsOff(run)
+                                    .map(r -> String.format(Locale.ROOT, "%.2f", r))
+                                    .orElse(WorkloadOutcome.NOT_MEASURED),
+                    String.format(Locale.ROOT, "%.1f", run.contender().cpu().toMillis() / 1000.0),
+                    String.format(Locale.ROOT, "%,.1f", run.stored().sidecarBytes() / 1e6),
+                    String.format(Locale.ROOT, "%.3f", sharing.storedVsInput(run)),
+                    String.format(Locale.ROOT, "%.3f", sharing.storedVsUnique(run)),
+                    String.format(Locale.ROOT, "%,d", run.stored().sharedRows()),
+                    String.format(Locale.ROOT, "%.2f", run.read().batchVsRaw()));
+        }
+        table.print(out);
+        StringBuilder targets = new StringBuilder("sharing targets: bytes/s >= "
+                + String.format(Locale.ROOT, "%.1f", WorkloadOutcome.TARGET_SHARING_VS_OFF) + "x sharing off's");
+        for (SharingFigures.Run run : sharing.sharing()) {
+            double whole = outcome.sharingVsOff(run);
+            Optional<Double> steady = outcome.steadySharingVsOff(run);
+            targets.append(String.format(
+                    Locale.ROOT,
+                    ", %s %.2f whole run (%s) and %s steady (%s)",
+                    run.mode(),
+                    whole,
+                    met(whole >= WorkloadOutcome.TARGET_SHARING_VS_OFF),
+                    steady.map(r -> String.format(Locale.ROOT, "%.2f", r)).orElse(WorkloadOutcome.NOT_MEASURED),
+                    steady.map(r -> met(r >= WorkloadOutcome.TARGET_SHARING_VS_OFF))
+                            .orElse(WorkloadOutcome.NOT_MEASURED)));
+        }
+        sharing.run(ExactSharing.WITHIN_JOB)
+                .ifPresent(job -> targets.append(String.format(
+                        Locale.ROOT,
+                        "; %s stored bytes within %.0f%% of the distinct blobs' bytes: %.3f (%s)",
+                        job.mode(),
+                        (WorkloadOutcome.TARGET_STORED_VS_UNIQUE - 1) * 100,
+                        sharing.storedVsUnique(job),
+                        met(sharing.storedVsUnique(job) <= WorkloadOutcome.TARGET_STORED_VS_UNIQUE))));
+        out.println(targets);
     }
 
     private void printFreshness(WorkloadOutcome outcome) {
@@ -542,14 +624,16 @@ public final class BenchCommand implements Callable<Integer> {
         return "ObjectLayer.readAll, batches (hole limit " + holeLimit / 1024 + " KiB)";
     }
 
-    /** Where each contender's CPU went, by category: the first part of its profile summary. */
-    private void printProfiles(ChildJvm children) throws IOException {
-        for (String contender : List.of(
-                ContenderMain.CONSUME,
-                ContenderMain.FILESINK,
-                ContenderMain.INGEST,
-                ContenderMain.READ_SIDE,
-                ContenderMain.READ_SIDE_S3)) {
+    /** Where each child's CPU went, by category: the first part of its profile summary. */
+    private void printProfiles(WorkloadOutcome outcome, ChildJvm children) throws IOException {
+        List<String> profiled = new ArrayList<>();
+        outcome.contenders().forEach(contender -> profiled.add(contender.contender()));
+        profiled.add(ContenderMain.READ_SIDE);
+        outcome.sharing()
+                .ifPresent(sharing ->
+                        sharing.sharing().forEach(run -> profiled.add(BenchRunner.readSideName(run.mode()))));
+        profiled.add(ContenderMain.READ_SIDE_S3);
+        for (String contender : profiled) {
             Optional<Path> summary = children.profileSummary(contender);
             if (summary.isPresent()) {
                 out.println();

@@ -2,6 +2,7 @@ package io.blobingest.job.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.blobingest.sink.ExactSharing;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,8 @@ class WorkloadOutcomeTest {
 
     private static final long RECORDS = 1_000;
     private static final long BYTES = 400_000_000;
+    /** Blobs placed: the record values' bytes and, in the duplicates workload, those of External files. */
+    private static final long BLOB_BYTES = 500_000_000;
     /** 400 MB/s with fsync, 2,000 MB/s without. */
     private static final DiskFigures DISK = new DiskFigures(BYTES, Duration.ofSeconds(1), Duration.ofMillis(200));
 
@@ -99,8 +102,19 @@ class WorkloadOutcomeTest {
             Optional<S3ReadFigures> s3Read,
             Map<String, SteadyFigures> steady,
             List<FreshnessFigures> freshness) {
+        return with(plain, plain.workload(), s3Read, steady, freshness, Optional.empty());
+    }
+
+    /** {@code plain}'s contenders and reads as {@code workload}'s, with these figures. */
+    private static WorkloadOutcome with(
+            WorkloadOutcome plain,
+            BenchWorkload workload,
+            Optional<S3ReadFigures> s3Read,
+            Map<String, SteadyFigures> steady,
+            List<FreshnessFigures> freshness,
+            Optional<SharingFigures> sharing) {
         return new WorkloadOutcome(
-                plain.workload(),
+                workload,
                 RECORDS,
                 BYTES,
                 plain.consume(),
@@ -110,7 +124,8 @@ class WorkloadOutcomeTest {
                 s3Read,
                 steady,
                 freshness,
-                DISK);
+                DISK,
+                sharing);
     }
 
     /** A steady phase of 1 s at {@code megabytesPerSecond}. */
@@ -137,6 +152,98 @@ class WorkloadOutcomeTest {
                         "small: the read side verified 9,999 of 10,000 blobs");
     }
 
+    @Test
+    void theSharingComparisonAddsEachModesSpeedStoredBytesAndReadsToTheResultLines() {
+        WorkloadOutcome outcome = sharingOutcome(RECORDS, BLOB_BYTES, 0, read(10_000, 10_000));
+
+        assertThat(outcome.contenders())
+                .extracting(ContenderFigures::contender)
+                .containsExactly(
+                        "consume",
+                        "filesink",
+                        "blob-ingest",
+                        "blob-ingest-off",
+                        "blob-ingest-within-subtask",
+                        "blob-ingest-within-job");
+        assertThat(outcome.resultLine())
+                .isEqualTo("RESULT workload=duplicates ingest_vs_consume=0.80 ingest_vs_filesink=2.00"
+                        + " read_vs_raw=1.10 read_requests_ratio=25 sharing_subtask_vs_off=1.00"
+                        + " sharing_job_vs_off=0.80 stored_vs_input_off=1.001 stored_vs_input_subtask=0.800"
+                        + " stored_vs_input_job=0.701 unique_vs_input=0.700 read_vs_raw_subtask=1.10"
+                        + " read_vs_raw_job=1.10");
+        assertThat(outcome.streamingResultLine())
+                .endsWith(" steady_vs_disk=0.25 steady_sharing_subtask_vs_off=0.90 steady_sharing_job_vs_off=n/a");
+        SharingFigures sharing = outcome.sharing().orElseThrow();
+        assertThat(sharing.storedVsUnique(sharing.run(ExactSharing.WITHIN_JOB).orElseThrow()))
+                .isLessThan(WorkloadOutcome.TARGET_STORED_VS_UNIQUE);
+        assertThat(outcome.problems()).isEmpty();
+    }
+
+    @Test
+    void aSharingRunThatMissedRecordsOrBytesFailedOverOrLeftAnUnverifiedBlobIsAProblem() {
+        WorkloadOutcome outcome = sharingOutcome(RECORDS - 1, BLOB_BYTES - 1, 1, read(10_000, 9_999));
+
+        assertThat(outcome.problems())
+                .containsExactly(
+                        "duplicates: blob-ingest-within-job read 999 records, the topic holds 1,000",
+                        "duplicates: blob-ingest-within-job failed over 1 time(s) and replayed from a checkpoint; its"
+                                + " time and CPU include that (why: its log)",
+                        "duplicates: blob-ingest-within-job placed 499,999,999 bytes of blobs, the input holds"
+                                + " 500,000,000",
+                        "duplicates: the read side of blob-ingest-within-job verified 9,999 of 10,000 blobs");
+    }
+
+    /**
+     * The duplicates workload: 500 MB of blobs, 350 MB of them distinct; bounded, blob-ingest takes 5 s; unbounded
+     * until delivered, with sharing off 6 s, within-subtask too, within-job 7.5 s (whose read side and figures are as
+     * given). The ratios to sharing off are to the unbounded run's time, measured as the others are.
+     */
+    private static WorkloadOutcome sharingOutcome(
+            long jobRecords, long jobBytes, long jobRestarts, ReadFigures jobRead) {
+        WorkloadOutcome plain = outcome(RECORDS, read(10_000, 10_000));
+        ContenderFigures off = contender("blob-ingest-off", RECORDS, 6);
+        SharingFigures sharing = new SharingFigures(
+                BLOB_BYTES,
+                350_000_000,
+                300,
+                List.of(
+                        new SharingFigures.Run(ExactSharing.OFF, off, stored(500_500_000, 0), plain.read()),
+                        new SharingFigures.Run(
+                                ExactSharing.WITHIN_SUBTASK,
+                                contender("blob-ingest-within-subtask", RECORDS, 6),
+                                stored(400_000_000, 200),
+                                plain.read()),
+                        new SharingFigures.Run(
+                                ExactSharing.WITHIN_JOB,
+                                new ContenderFigures(
+                                        "blob-ingest-within-job",
+                                        jobRecords,
+                                        jobBytes,
+                                        Duration.ofMillis(7_500),
+                                        Duration.ofSeconds(3),
+                                        300L << 20,
+                                        jobRestarts),
+                                stored(350_500_000, 300),
+                                jobRead)));
+        return with(
+                plain,
+                BenchWorkload.DUPLICATES,
+                Optional.empty(),
+                Map.of(
+                        "blob-ingest",
+                        steady(100),
+                        "blob-ingest-off",
+                        steady(100),
+                        "blob-ingest-within-subtask",
+                        steady(90)),
+                List.of(),
+                Optional.of(sharing));
+    }
+
+    private static StoredFigures stored(long bytes, long sharedRows) {
+        return new StoredFigures(bytes, 10, RECORDS, sharedRows);
+    }
+
     private static WorkloadOutcome outcome(long ingestRecords, ReadFigures read) {
         return new WorkloadOutcome(
                 BenchWorkload.SMALL,
@@ -149,12 +256,13 @@ class WorkloadOutcomeTest {
                 Optional.empty(),
                 Map.of(),
                 List.of(),
-                DISK);
+                DISK,
+                Optional.empty());
     }
 
     private static ContenderFigures contender(String name, long records, long seconds) {
         return new ContenderFigures(
-                name, records, BYTES, Duration.ofSeconds(seconds), Duration.ofSeconds(3), 300L << 20);
+                name, records, BLOB_BYTES, Duration.ofSeconds(seconds), Duration.ofSeconds(3), 300L << 20, 0);
     }
 
     private static ReadFigures read(long blobs, long verified) {

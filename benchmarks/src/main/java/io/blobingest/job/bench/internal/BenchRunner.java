@@ -7,12 +7,16 @@ import io.blobingest.job.bench.DiskFigures;
 import io.blobingest.job.bench.FreshnessFigures;
 import io.blobingest.job.bench.ReadFigures;
 import io.blobingest.job.bench.S3ReadFigures;
+import io.blobingest.job.bench.SharingFigures;
 import io.blobingest.job.bench.SteadyFigures;
+import io.blobingest.job.bench.StoredFigures;
 import io.blobingest.job.bench.WorkloadOutcome;
 import io.blobingest.job.demo.DemoProducer;
 import io.blobingest.job.demo.ExternalFiles;
 import io.blobingest.job.internal.OwnedDirectory;
 import io.blobingest.kafka.embedded.EmbeddedKafkaBroker;
+import io.blobingest.sink.ExactSharing;
+import io.blobingest.sink.RawPackSinkOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -24,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import org.apache.flink.util.TimeUtils;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -70,6 +75,9 @@ public final class BenchRunner {
      */
     public record S3Settings(Duration delay, long bandwidth) {}
 
+    private static final String DESCRIPTORS_SUFFIX = "-descriptors";
+    private static final String DEAD_LETTERS_SUFFIX = "-dead-letters";
+
     /** How often the steady phase's samples are taken: its ends are this precise. */
     public static final Duration STEADY_SAMPLE_PERIOD = Duration.ofMillis(50);
     /** Freshness is measured at half the steady ingest rate this run measured: loaded, not saturated. */
@@ -84,12 +92,27 @@ public final class BenchRunner {
 
     /** The workloads freshness is measured on: those made of one record kind, produced at a steady rate. */
     public static boolean measuresFreshness(BenchWorkload workload) {
-        return workload != BenchWorkload.MIXED;
+        return workload == BenchWorkload.SMALL || workload == BenchWorkload.FRAMES;
     }
 
-    /** The workloads the S3 read side runs on: those whose reads are all Packed. */
+    /** The workloads the S3 read side runs on: those whose reads are all Packed, and made of one record kind. */
     public static boolean readsOverS3(BenchWorkload workload) {
-        return workload != BenchWorkload.MIXED;
+        return workload == BenchWorkload.SMALL || workload == BenchWorkload.FRAMES;
+    }
+
+    /** The workloads blob-ingest runs on with each exact sharing mode: those with duplicates to share. */
+    public static boolean comparesSharing(BenchWorkload workload) {
+        return workload == BenchWorkload.DUPLICATES;
+    }
+
+    /** blob-ingest run with {@code sharing}: its log's, its figures' and its base's name. */
+    public static String ingestName(ExactSharing sharing) {
+        return ContenderMain.INGEST + "-" + sharing;
+    }
+
+    /** The read side on the output of blob-ingest with {@code sharing} on. */
+    public static String readSideName(ExactSharing sharing) {
+        return ContenderMain.READ_SIDE + "-" + sharing;
     }
 
     private final EmbeddedKafkaBroker broker;
@@ -120,11 +143,7 @@ public final class BenchRunner {
         Path directory = directory(workload);
         Files.createDirectories(directory);
         String topic = "bench-" + workload.label();
-        String descriptorTopic = topic + "-descriptors";
-        String deadLetterTopic = topic + "-dead-letters";
         broker.createTopic(topic, settings.parallelism());
-        broker.createTopic(descriptorTopic, 1);
-        broker.createTopic(deadLetterTopic, 1);
 
         List<String> ingestOptions = new ArrayList<>();
         TopicWorkload records = switch (workload) {
@@ -141,6 +160,13 @@ public final class BenchRunner {
                 yield SizedBlobWorkload.ofTotalBytes(settings.seed(), SMALL_MIN, SMALL_MAX, settings.bytes());
             }
             case FRAMES -> SizedBlobWorkload.ofTotalBytes(settings.seed(), FRAMES_MIN, FRAMES_MAX, settings.bytes());
+            case DUPLICATES -> {
+                DuplicatesWorkload duplicates = DuplicatesWorkload.ofTotalBytes(
+                        settings.seed(), settings.parallelism(), settings.bytes(), directory.resolve("external"));
+                duplicates.writeFiles();
+                ingestOptions.add(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES.key() + "=" + duplicates.externalPrefix());
+                yield duplicates;
+            }
         };
         long started = System.nanoTime();
         long[][] bytesBeforeOffset = preload(records, topic);
@@ -194,31 +220,32 @@ public final class BenchRunner {
         // Counted already and never read again: without it a workload needs about twice --bytes of disk, not three
         // times.
         OwnedDirectory.discard(directory.resolve("filesink"));
-        Path base = directory.resolve("blob-ingest");
-        KeyValueLine ingest = KeyValueLine.builder()
-                .put("base", base.toUri())
-                .put("bootstrap", broker.bootstrapServers())
-                .put("dlq", deadLetterTopic)
-                .build();
-        List<String> run = runArguments(topic, base, settings.checkpointInterval(), ingestOptions);
-        run.addAll(List.of("--group-id", ingestGroupId(topic), "--bounded"));
-        ContenderFigures blobIngest = contender(
+        Path base = directory.resolve(ContenderMain.INGEST);
+        ContenderFigures blobIngest = ingest(
                 children,
                 ContenderMain.INGEST,
-                ingest,
-                run,
-                monitor(ingestGroupId(topic), topic, bytesBeforeOffset),
+                "",
+                topic,
+                base,
+                ingestOptions,
+                OptionalLong.empty(),
+                bytesBeforeOffset,
                 steady);
-
-        progress.printf("%s: read side (%d random Packed descriptors) ...%n", workload.label(), settings.readSample());
-        ReadFigures read = ReadFigures.fromLine(children.run(
-                ContenderMain.READ_SIDE,
-                KeyValueLine.builder()
-                        .put("base", base.toUri())
-                        .put("sample", settings.readSample())
-                        .put("seed", settings.seed())
-                        .build(),
-                List.of()));
+        ReadFigures read = readSide(children, workload, ContenderMain.READ_SIDE, base);
+        Optional<SharingFigures> sharing = Optional.empty();
+        if (comparesSharing(workload)) {
+            // Read already; gone, so that the sharing runs start with as much free page cache as this one had.
+            OwnedDirectory.discard(base);
+            sharing = Optional.of(compareSharing(
+                    children,
+                    workload,
+                    (DuplicatesWorkload) records,
+                    topic,
+                    ingestOptions,
+                    read,
+                    bytesBeforeOffset,
+                    steady));
+        }
         Optional<S3ReadFigures> s3Read = Optional.empty();
         if (settings.s3().isPresent() && readsOverS3(workload)) {
             S3Settings s3 = settings.s3().get();
@@ -254,7 +281,122 @@ public final class BenchRunner {
             }
         }
         return new WorkloadOutcome(
-                workload, records.count(), bytes, consume, filesink, blobIngest, read, s3Read, steady, freshness, disk);
+                workload,
+                records.count(),
+                bytes,
+                consume,
+                filesink,
+                blobIngest,
+                read,
+                s3Read,
+                steady,
+                freshness,
+                disk,
+                sharing);
+    }
+
+    /**
+     * blob-ingest on {@code topic} with each exact sharing mode, unbounded until every record is delivered:
+     * {@code within-job} refuses bounded input (its network hop and the end-of-input drain would deadlock), so none
+     * of the three runs is bounded, and they differ in the sharing mode alone. Each run's output is measured, read
+     * ({@code off}'s holds the same blobs as the bounded run's, whose read side {@code offRead} is), and deleted, so
+     * that each run starts with as much free page cache as the first had: a write into a page cache full of the
+     * earlier runs' packs costs more (up to four times as much per byte, seen in a profile).
+     */
+    private SharingFigures compareSharing(
+            ChildJvm children,
+            BenchWorkload workload,
+            DuplicatesWorkload records,
+            String topic,
+            List<String> ingestOptions,
+            ReadFigures offRead,
+            long[][] bytesBeforeOffset,
+            Map<String, SteadyFigures> steady)
+            throws IOException, InterruptedException, ExecutionException {
+        List<SharingFigures.Run> runs = new ArrayList<>();
+        for (ExactSharing mode : ExactSharing.values()) {
+            String name = ingestName(mode);
+            Path base = directory(workload).resolve(name);
+            List<String> options = new ArrayList<>(ingestOptions);
+            options.add(RawPackSinkOptions.EXACT_SHARING.key() + "=" + mode);
+            ContenderFigures figures = ingest(
+                    children,
+                    name,
+                    "-" + mode,
+                    topic,
+                    base,
+                    options,
+                    OptionalLong.of(records.count()),
+                    bytesBeforeOffset,
+                    steady);
+            StoredFigures stored = StoredOutput.measure(base);
+            ReadFigures read =
+                    mode == ExactSharing.OFF ? offRead : readSide(children, workload, readSideName(mode), base);
+            OwnedDirectory.discard(base);
+            runs.add(new SharingFigures.Run(mode, figures, stored, read));
+        }
+        return new SharingFigures(records.blobBytes(), records.uniqueBytes(), records.duplicates(), runs);
+    }
+
+    /**
+     * blob-ingest's {@code run} on {@code topic} into {@code base}, as contender {@code name}: bounded, or unbounded
+     * until {@code deliver} records are delivered (descriptors and dead letters committed); its descriptor and
+     * dead-letter topics and its group id carry {@code suffix}, so that runs on one topic never meet.
+     */
+    private ContenderFigures ingest(
+            ChildJvm children,
+            String name,
+            String suffix,
+            String topic,
+            Path base,
+            List<String> ingestOptions,
+            OptionalLong deliver,
+            long[][] bytesBeforeOffset,
+            Map<String, SteadyFigures> steady)
+            throws IOException, InterruptedException, ExecutionException {
+        String outputs = topic + suffix;
+        broker.createTopic(outputs + DESCRIPTORS_SUFFIX, 1);
+        broker.createTopic(outputs + DEAD_LETTERS_SUFFIX, 1);
+        KeyValueLine.Builder ingest = KeyValueLine.builder()
+                .put("base", base.toUri())
+                .put("bootstrap", broker.bootstrapServers())
+                .put("dlq", outputs + DEAD_LETTERS_SUFFIX);
+        String groupId = ingestGroupId(outputs);
+        List<String> run = runArguments(topic, outputs, base, settings.checkpointInterval(), ingestOptions);
+        run.addAll(List.of("--group-id", groupId));
+        if (deliver.isPresent()) {
+            ingest.put("descriptors", outputs + DESCRIPTORS_SUFFIX).put("deliver", deliver.getAsLong());
+            // Unbounded without a checkpoint directory: the run is ended by its JVM's exit, never restarted.
+            run.add("--fresh");
+        } else {
+            run.add("--bounded");
+        }
+        return contender(
+                children,
+                name,
+                ContenderMain.INGEST,
+                ingest.build(),
+                run,
+                monitor(groupId, topic, bytesBeforeOffset),
+                steady);
+    }
+
+    /** The read side, as child {@code name}, on what blob-ingest wrote under {@code base}. */
+    private ReadFigures readSide(ChildJvm children, BenchWorkload workload, String name, Path base)
+            throws IOException, InterruptedException {
+        progress.printf(
+                "%s: read side of %s (%d random Packed descriptors) ...%n",
+                workload.label(), base.getFileName(), settings.readSample());
+        return ReadFigures.fromLine(children.run(
+                name,
+                ContenderMain.READ_SIDE,
+                KeyValueLine.builder()
+                        .put("base", base.toUri())
+                        .put("sample", settings.readSample())
+                        .put("seed", settings.seed())
+                        .build(),
+                List.of(),
+                Optional.empty()));
     }
 
     private FreshnessFigures freshness(
@@ -267,11 +409,10 @@ public final class BenchRunner {
             throws IOException, InterruptedException, ExecutionException {
         String label = interval.toMillis() + "ms";
         String topic = "bench-" + workload.label() + "-freshness-" + label;
-        String descriptorTopic = topic + "-descriptors";
-        String deadLetterTopic = topic + "-dead-letters";
+        String descriptorTopic = topic + DESCRIPTORS_SUFFIX;
         broker.createTopic(topic, settings.parallelism());
         broker.createTopic(descriptorTopic, 1);
-        broker.createTopic(deadLetterTopic, 1);
+        broker.createTopic(topic + DEAD_LETTERS_SUFFIX, 1);
         Duration measured = FRESHNESS_MIN_MEASURED.compareTo(interval.multipliedBy(FRESHNESS_MIN_INTERVALS)) > 0
                 ? FRESHNESS_MIN_MEASURED
                 : interval.multipliedBy(FRESHNESS_MIN_INTERVALS);
@@ -279,7 +420,7 @@ public final class BenchRunner {
         double seconds = 2 * (measured.toMillis() + interval.toMillis() + 5_000) / 1e3;
         long records = (long) (bytesPerSecond * seconds / sizes.averageSize()) + 1_000;
         Path base = directory(workload).resolve("freshness-" + label);
-        List<String> run = runArguments(topic, base, interval.toMillis() + "ms", ingestOptions);
+        List<String> run = runArguments(topic, topic, base, interval.toMillis() + "ms", ingestOptions);
         // Unbounded, as a user runs it: with retained checkpoints to restart from.
         Path checkpoints = directory(workload).resolve("freshness-" + label + "-checkpoints");
         run.addAll(List.of("--checkpoint-dir", checkpoints.toString()));
@@ -321,9 +462,11 @@ public final class BenchRunner {
     }
 
     /**
-     * blob-ingest's {@code run} command line on {@code topic}, its descriptor and dead-letter topics named after it.
+     * blob-ingest's {@code run} command line on {@code topic}, its descriptor and dead-letter topics named after
+     * {@code outputs}.
      */
-    private List<String> runArguments(String topic, Path base, String checkpointInterval, List<String> ingestOptions) {
+    private List<String> runArguments(
+            String topic, String outputs, Path base, String checkpointInterval, List<String> ingestOptions) {
         List<String> run = new ArrayList<>(List.of(
                 "run",
                 "--bootstrap-servers",
@@ -331,9 +474,9 @@ public final class BenchRunner {
                 "--input-topic",
                 topic,
                 "--descriptor-topic",
-                topic + "-descriptors",
+                outputs + DESCRIPTORS_SUFFIX,
                 "--dlq-topic",
-                topic + "-dead-letters",
+                outputs + DEAD_LETTERS_SUFFIX,
                 "--base",
                 base.toString(),
                 "--parallelism",
@@ -364,9 +507,26 @@ public final class BenchRunner {
             SteadyStateMonitor monitor,
             Map<String, SteadyFigures> steady)
             throws IOException, InterruptedException {
+        return contender(children, name, name, settings, arguments, monitor, steady);
+    }
+
+    /**
+     * Runs {@code contender} as {@code name} (its log's, its figures' and its steady phase's), watched by {@code
+     * monitor}; its steady phase, if it had one, goes into {@code steady}.
+     */
+    private ContenderFigures contender(
+            ChildJvm children,
+            String name,
+            String contender,
+            KeyValueLine settings,
+            List<String> arguments,
+            SteadyStateMonitor monitor,
+            Map<String, SteadyFigures> steady)
+            throws IOException, InterruptedException {
         progress.printf("  %s ...%n", name);
-        ContenderFigures figures =
-                ContenderFigures.fromLine(children.run(name, name, settings, arguments, Optional.of(monitor)));
+        ContenderFigures figures = ContenderFigures.fromLine(
+                        children.run(name, contender, settings, arguments, Optional.of(monitor)))
+                .named(name);
         monitor.stop().ifPresent(phase -> steady.put(name, phase));
         progress.printf(
                 Locale.ROOT,

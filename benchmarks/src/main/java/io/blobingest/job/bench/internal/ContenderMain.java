@@ -102,13 +102,13 @@ public final class ContenderMain {
                                 TimeUtils.parseDuration(settings.get("checkpoint-interval")),
                                 settings.get("output"))
                         .run();
-            case INGEST ->
-                new IngestContender(
-                                runArguments,
-                                URI.create(settings.get("base")),
-                                settings.get("bootstrap"),
-                                settings.get("dlq"))
-                        .run();
+            case INGEST -> {
+                IngestContender ingest = new IngestContender(
+                        runArguments, URI.create(settings.get("base")), settings.get("bootstrap"), settings.get("dlq"));
+                yield settings.asMap().containsKey("deliver")
+                        ? ingest.runUntilDelivered(settings.get("descriptors"), settings.getLong("deliver"))
+                        : ingest.run();
+            }
             default -> throw new IllegalArgumentException("no contender " + contender);
         };
         Duration cpu = ProcessStats.cpuTime();
@@ -118,7 +118,8 @@ public final class ContenderMain {
                         tally.bytes(),
                         tally.elapsed(),
                         cpu,
-                        ProcessStats.peakResidentBytes())
+                        ProcessStats.peakResidentBytes(),
+                        tally.restarts())
                 .toLine()
                 .toString();
     }

@@ -1,16 +1,13 @@
 package io.blobingest.job.bench.internal;
 
 import io.blobingest.job.bench.FreshnessFigures;
-import io.blobingest.job.cli.BlobIngestCli;
 import io.blobingest.job.demo.DemoProducer;
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -75,20 +72,8 @@ final class FreshnessContender {
     }
 
     FreshnessFigures run() throws Exception {
-        AtomicReference<String> jobEnded = new AtomicReference<>();
-        Thread job = new Thread(
-                () -> {
-                    StringWriter errors = new StringWriter();
-                    int exit = BlobIngestCli.execute(
-                            runArguments.toArray(String[]::new),
-                            new PrintWriter(System.out, true),
-                            new PrintWriter(errors, true));
-                    jobEnded.set("blob-ingest run ended (exit " + exit + ") while freshness was measured: "
-                            + errors.toString().strip());
-                },
-                "blob-ingest-run");
-        job.setDaemon(true);
-        job.start();
+        BackgroundRun job =
+                BackgroundRun.start(runArguments, new PrintWriter(System.out, true), "while freshness was measured");
         AtomicLongArray sentAt = new AtomicLongArray(workload.count());
         Arrivals arrivals = new Arrivals(sentAt);
         Thread reader = new Thread(arrivals, "descriptor-reader");
@@ -102,7 +87,7 @@ final class FreshnessContender {
             long measuredFrom = Long.MAX_VALUE;
             int firstMeasured = -1;
             while (measuredFrom == Long.MAX_VALUE || System.currentTimeMillis() < measuredFrom + measured.toMillis()) {
-                checkRunning(jobEnded, arrivals);
+                checkRunning(job, arrivals);
                 if (rateFrom == Long.MAX_VALUE && arrivals.any()) {
                     // The job runs and has no backlog: the rate starts, and after a warm-up records count.
                     rateFrom = System.nanoTime();
@@ -139,7 +124,7 @@ final class FreshnessContender {
             long measuredRecords = to - from;
             long drainStarted = System.nanoTime();
             while (arrivals.latencies(from, to).length < measuredRecords) {
-                checkRunning(jobEnded, arrivals);
+                checkRunning(job, arrivals);
                 if (System.nanoTime() - drainStarted > DRAIN_DEADLINE.toNanos()) {
                     throw new IllegalStateException(
                             "after " + DRAIN_DEADLINE + " " + arrivals.latencies(from, to).length + " of "
@@ -232,9 +217,9 @@ final class FreshnessContender {
         }
     }
 
-    private static void checkRunning(AtomicReference<String> jobEnded, Arrivals arrivals) {
-        if (jobEnded.get() != null) {
-            throw new IllegalStateException(jobEnded.get());
+    private static void checkRunning(BackgroundRun job, Arrivals arrivals) {
+        if (job.ended().isPresent()) {
+            throw new IllegalStateException(job.ended().get());
         }
         if (arrivals.failure != null) {
             throw new IllegalStateException("reading the descriptor topic failed", arrivals.failure);
