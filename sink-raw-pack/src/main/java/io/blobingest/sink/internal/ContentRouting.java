@@ -8,9 +8,9 @@ import org.apache.flink.api.java.functions.KeySelector;
 /**
  * Routes blobs to writer subtasks by their content, for {@code within-job} exact sharing: equal
  * bytes have equal crc32c and length, so identical blobs from any input partition reach the same
- * writer, whose SHA-256 index then decides identity. A blob streamed from an external object
- * (no bytes at hand) is routed by its object and range, so a repeated External file meets its
- * earlier copies too; External references by their URI.
+ * writer, whose SHA-256 index then decides identity. Blobs without bytes at hand are never
+ * shared and only need spreading: one streamed from an external object goes by its object and
+ * range, an External reference by its URI.
  */
 public final class ContentRouting implements KeySelector<PlacedBlob, Long>, Partitioner<Long> {
 
