@@ -226,7 +226,7 @@ final class OpenBlobSet implements AutoCloseable {
      * @throws IllegalStateException if the blob's crc32c differs from the stored object's: the
      *     identity said equal, so what remembers the object is wrong
      */
-    DescriptorRow addShared(PlacedBlob blob, StoredObject stored) {
+    void addShared(PlacedBlob blob, StoredObject stored) {
         checkNotSealed("add a blob");
         long crc32c = crc32c(blob.bytes());
         if (crc32c != stored.crc32c()) {
@@ -237,9 +237,7 @@ final class OpenBlobSet implements AutoCloseable {
                     + " position " + Long.toUnsignedString(stored.descriptor().position()) + " of blob set '"
                     + stored.blobSet() + "', but crc32c " + crc32c + " where that object has " + stored.crc32c());
         }
-        DescriptorRow row = row(blob, stored.descriptor(), stored.blobSet(), null, crc32c);
-        rows.add(row);
-        return row;
+        rows.add(row(blob, stored.descriptor(), stored.blobSet(), null, crc32c));
     }
 
     /** Finishes the open pack (footer) and closes it for commit; the next Packed blob starts a new pack. */

@@ -45,21 +45,21 @@ final class WriterMetrics {
 
     /** {@code blob} was placed by naming a stored object: counted as placed, but no byte was sent. */
     void shared(PlacedBlob blob) {
-        long length = blob.placedLength();
-        blobs.get(blob.placement()).inc();
-        bytes.get(blob.placement()).inc(length);
-        recordsSend.inc();
+        counted(blob);
         sharedBlobs.inc();
-        sharedBytes.inc(length);
+        sharedBytes.inc(blob.placedLength());
     }
 
     void placed(PlacedBlob blob) {
-        long length = blob.placedLength();
-        blobs.get(blob.placement()).inc();
-        bytes.get(blob.placement()).inc(length);
-        recordsSend.inc();
+        counted(blob);
         if (blob.placement() == Placement.PACKED || blob.placement() == Placement.DEDICATED) {
-            bytesSend.inc(length);
+            bytesSend.inc(blob.placedLength());
         }
+    }
+
+    private void counted(PlacedBlob blob) {
+        blobs.get(blob.placement()).inc();
+        bytes.get(blob.placement()).inc(blob.placedLength());
+        recordsSend.inc();
     }
 }

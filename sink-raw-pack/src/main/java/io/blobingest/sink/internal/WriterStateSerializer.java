@@ -4,7 +4,6 @@ import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobKind;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,19 +114,19 @@ public final class WriterStateSerializer implements SimpleVersionedSerializer<Wr
     private static SharedObjectsState readShared(DataInputDeserializer in) throws IOException {
         String basePath = CodecV1.readString(in);
         int setCount = CodecV1.readLength(in, "blob set name list");
-        Map<Integer, String> names = new HashMap<>();
+        List<String> names = new ArrayList<>(Math.min(setCount, 1 << 16));
         for (int i = 0; i < setCount; i++) {
-            names.put(i, CodecV1.readString(in));
+            names.add(CodecV1.readString(in));
         }
         int count = CodecV1.readLength(in, "shared object list");
         List<StoredObject> objects = new ArrayList<>(Math.min(count, 1 << 16));
         for (int i = 0; i < count; i++) {
             ContentId id = new ContentId(in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong());
             int setIndex = in.readInt();
-            String blobSet = names.get(setIndex);
-            if (blobSet == null) {
+            if (setIndex < 0 || setIndex >= setCount) {
                 throw new IOException("shared object " + i + " names blob set " + setIndex + " of " + setCount);
             }
+            String blobSet = names.get(setIndex);
             BlobKind kind = BlobKind.fromValue(Byte.toUnsignedInt(in.readByte()));
             long position = in.readLong();
             long blobId = Integer.toUnsignedLong(in.readInt());
