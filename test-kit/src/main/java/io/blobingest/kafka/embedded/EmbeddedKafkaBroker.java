@@ -3,6 +3,7 @@ package io.blobingest.kafka.embedded;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -10,6 +11,8 @@ import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.slf4j.Logger;
@@ -44,6 +47,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             "auto.create.topics.enable", "false",
             "message.max.bytes", Integer.toString(MAX_MESSAGE_BYTES),
             "replica.fetch.max.bytes", Integer.toString(MAX_MESSAGE_BYTES));
+
+    /** How long {@link #createTopic} waits for the broker to serve a created topic. */
+    public static final Duration TOPIC_READY_TIMEOUT = Duration.ofMinutes(1);
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
 
@@ -100,19 +106,56 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return cluster.bootstrapServers();
     }
 
-    /** Creates a topic with replication factor 1 and waits until it exists. */
+    /** Creates a topic with replication factor 1 and waits until the broker serves it (a leader for each partition). */
     public void createTopic(String name, int partitions) throws ExecutionException, InterruptedException {
         createTopic(bootstrapServers(), name, partitions);
     }
 
-    /** Creates a topic with replication factor 1 on the broker at {@code bootstrapServers}; waits until it exists. */
+    /**
+     * Creates a topic with replication factor 1 on the broker at {@code bootstrapServers}; waits until
+     * the broker serves it: every partition has a leader in the broker's metadata. {@code
+     * createTopics} returns once the controller has the topic, and the broker learns of it later (the
+     * wait Kafka's own tests make with {@code waitUntilLeaderIsKnown}).
+     *
+     * @throws IllegalStateException if the broker does not serve the topic within {@link #TOPIC_READY_TIMEOUT}
+     */
     public static void createTopic(String bootstrapServers, String name, int partitions)
             throws ExecutionException, InterruptedException {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
                     .all()
                     .get();
+            awaitLeaders(admin, name, partitions);
         }
+    }
+
+    private static void awaitLeaders(Admin admin, String topic, int partitions)
+            throws ExecutionException, InterruptedException {
+        long deadline = System.nanoTime() + TOPIC_READY_TIMEOUT.toNanos();
+        String lastSeen = "not described yet";
+        while (System.nanoTime() < deadline) {
+            try {
+                TopicDescription description = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get()
+                        .get(topic);
+                lastSeen = description.partitions().toString();
+                if (description.partitions().size() == partitions
+                        && description.partitions().stream()
+                                .allMatch(partition -> partition.leader() != null
+                                        && !partition.leader().isEmpty())) {
+                    return;
+                }
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+                lastSeen = "unknown to the broker";
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("topic '" + topic + "' created, but its " + partitions
+                + " partitions have no leader on the broker within " + TOPIC_READY_TIMEOUT + ": " + lastSeen);
     }
 
     /**

@@ -11,10 +11,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -115,7 +119,7 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
         brokerProcess().start();
     }
 
-    /** Creates a topic with replication factor 1 and waits until it exists. */
+    /** Creates a topic with replication factor 1 and waits until the broker serves it (a leader for each partition). */
     public void createTopic(String name, int partitions) throws ExecutionException, InterruptedException {
         EmbeddedKafkaBroker.createTopic(bootstrapServers(), name, partitions);
     }
@@ -134,8 +138,27 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
                 acks.add(producer.send(record));
             }
             for (Future<?> ack : acks) {
-                ack.get();
+                try {
+                    ack.get();
+                } catch (ExecutionException e) {
+                    e.addSuppressed(new IllegalStateException(
+                            "the broker's view of the topics sent to: " + describePartitions(records)));
+                    throw e;
+                }
             }
+        }
+    }
+
+    /** Leaders and replicas of the topics of {@code records}, or why they could not be described. */
+    private String describePartitions(List<ProducerRecord<byte[], byte[]>> records) {
+        Set<String> topics = records.stream().map(ProducerRecord::topic).collect(Collectors.toSet());
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+            return admin.describeTopics(topics)
+                    .allTopicNames()
+                    .get(CLIENT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .toString();
+        } catch (Exception e) {
+            return "not described: " + e;
         }
     }
 
