@@ -67,6 +67,7 @@ final class OpenBlobSet implements AutoCloseable {
     private final Duration copyTimeout;
     private final Duration stallTimeout;
     private final ReadThreads copyThreads;
+    private final SidecarDurability durability;
     private final List<PendingSidecar> finishedSidecars;
     private final List<DescriptorRow> rows;
     private final CRC32C crc = new CRC32C();
@@ -80,6 +81,7 @@ final class OpenBlobSet implements AutoCloseable {
             SinkSettings settings,
             RecoverableWriter fs,
             ReadThreads copyThreads,
+            SidecarDurability durability,
             long nextSidecarId,
             List<PendingSidecar> finishedSidecars,
             List<DescriptorRow> rows) {
@@ -94,6 +96,7 @@ final class OpenBlobSet implements AutoCloseable {
         this.copyTimeout = settings.externalCopyTimeout();
         this.stallTimeout = settings.externalCopyStallTimeout();
         this.copyThreads = copyThreads;
+        this.durability = durability;
         this.nextSidecarId = nextSidecarId;
         this.finishedSidecars = new ArrayList<>(finishedSidecars);
         this.rows = new ArrayList<>(rows);
@@ -101,13 +104,22 @@ final class OpenBlobSet implements AutoCloseable {
 
     /** A new, empty blob set. */
     static OpenBlobSet start(
-            String name, long nowMillis, SinkSettings settings, RecoverableWriter fs, ReadThreads copyThreads) {
-        return new OpenBlobSet(name, nowMillis, settings, fs, copyThreads, 1, List.of(), List.of());
+            String name,
+            long nowMillis,
+            SinkSettings settings,
+            RecoverableWriter fs,
+            ReadThreads copyThreads,
+            SidecarDurability durability) {
+        return new OpenBlobSet(name, nowMillis, settings, fs, copyThreads, durability, 1, List.of(), List.of());
     }
 
     /** Continues a blob set from a checkpoint: the open pack is recovered at its persisted length. */
     static OpenBlobSet restore(
-            BlobSetWriterState state, SinkSettings settings, RecoverableWriter fs, ReadThreads copyThreads)
+            BlobSetWriterState state,
+            SinkSettings settings,
+            RecoverableWriter fs,
+            ReadThreads copyThreads,
+            SidecarDurability durability)
             throws IOException {
         OpenBlobSet set = new OpenBlobSet(
                 state.blobSet(),
@@ -115,6 +127,7 @@ final class OpenBlobSet implements AutoCloseable {
                 settings,
                 fs,
                 copyThreads,
+                durability,
                 state.nextSidecarId(),
                 state.finishedSidecars(),
                 state.rows());
@@ -192,6 +205,7 @@ final class OpenBlobSet implements AutoCloseable {
                     openPack = openPack(allocateSidecarId());
                 }
                 long entryReference = openPack.writer.append(bytes);
+                durability.packWritten(openPack.stream, bytes.length);
                 yield row(
                         blob,
                         BlobDescriptor.packed(entryReference, bytes.length, openPack.sidecarId),
@@ -243,12 +257,15 @@ final class OpenBlobSet implements AutoCloseable {
     /** Finishes the open pack (footer) and closes it for commit; the next Packed blob starts a new pack. */
     void closePack() throws IOException {
         checkNotSealed("close a pack");
+        // The Dedicated sidecars written before the pack keep their place before it.
+        finishedSidecars.addAll(durability.awaitClosed());
         if (openPack == null) {
             return;
         }
         OpenPack pack = openPack;
         openPack = null;
         try {
+            durability.awaitPackSync();
             long length = pack.writer.finish();
             RecoverableFsDataOutputStream.Committer committer = pack.stream.closeForCommit();
             finishedSidecars.add(
@@ -289,9 +306,11 @@ final class OpenBlobSet implements AutoCloseable {
      */
     BlobSetWriterState snapshot() throws IOException {
         checkNotSealed("snapshot");
+        finishedSidecars.addAll(durability.awaitClosed());
         BlobSetWriterState.OpenPackState pack = null;
         if (openPack != null) {
             openPack.buffer.flush();
+            durability.awaitPackSync();
             ResumeRecoverable resumable = openPack.stream.persist();
             pack = new BlobSetWriterState.OpenPackState(openPack.sidecarId, resumable, openPack.writer.state());
         }
@@ -301,11 +320,15 @@ final class OpenBlobSet implements AutoCloseable {
     /** Releases the open pack's stream without committing it; its in-progress file stays hidden. */
     @Override
     public void close() throws IOException {
-        if (openPack != null) {
-            OpenPack pack = openPack;
-            openPack = null;
-            pack.writer.abort();
-            pack.stream.close();
+        try {
+            durability.release();
+        } finally {
+            if (openPack != null) {
+                OpenPack pack = openPack;
+                openPack = null;
+                pack.writer.abort();
+                pack.stream.close();
+            }
         }
     }
 
@@ -330,13 +353,11 @@ final class OpenBlobSet implements AutoCloseable {
         RecoverableFsDataOutputStream stream = fs.open(sidecarPath(sidecarId));
         try {
             new SlicingOutputStream(stream).write(bytes);
-            RecoverableFsDataOutputStream.Committer committer = stream.closeForCommit();
-            finishedSidecars.add(
-                    new PendingSidecar(sidecarId, SidecarKind.DEDICATED, bytes.length, committer.getRecoverable()));
         } catch (IOException | RuntimeException e) {
             closeAfterFailure(stream, e);
             throw e;
         }
+        durability.closeForCommit(sidecarId, bytes.length, stream);
     }
 
     /**
@@ -407,14 +428,12 @@ final class OpenBlobSet implements AutoCloseable {
                     reader.recycle(chunk);
                     copied += chunk.length();
                 }
-                RecoverableFsDataOutputStream.Committer committer = out.closeForCommit();
-                finishedSidecars.add(new PendingSidecar(
-                        sidecarId, SidecarKind.DEDICATED, source.length(), committer.getRecoverable()));
-                return crc.getValue();
             } catch (IOException | RuntimeException e) {
                 closeAfterFailure(out, e);
                 throw e;
             }
+            durability.closeForCommit(sidecarId, source.length(), out);
+            return crc.getValue();
         }
     }
 

@@ -18,6 +18,7 @@ import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
@@ -61,6 +62,7 @@ public final class RawPackSinkWriter
     private final BlobSetNames names;
     private final WriterMetrics metrics;
     private final ReadThreads copyThreads;
+    private final SidecarDurability durability;
     private final List<BlobSetCommittable> sealed = new ArrayList<>();
     /** Null when exact sharing is off. */
     private final SharedObjectIndex sharing;
@@ -96,6 +98,9 @@ public final class RawPackSinkWriter
         this.metrics = new WriterMetrics(metricGroup, sharing == null ? null : sharing::size);
         // The copy waits for room on the task thread (ReadThreads.awaitRoom): nothing to wake.
         this.copyThreads = ReadThreads.join("external-copy-" + subtask + "-", COPY_THREADS, () -> {});
+        this.durability = FileSystem.get(settings.base().toUri()).isDistributedFS()
+                ? SidecarDurability.onTaskThread()
+                : SidecarDurability.inBackground("sidecar-durability-" + subtask);
         restore(restored);
     }
 
@@ -114,7 +119,7 @@ public final class RawPackSinkWriter
             if (alreadyCommitted(state)) {
                 continue;
             }
-            OpenBlobSet set = OpenBlobSet.restore(state, settings, fs, copyThreads);
+            OpenBlobSet set = OpenBlobSet.restore(state, settings, fs, copyThreads, durability);
             if (current == null) {
                 current = set;
                 if (sharing != null) {
@@ -211,7 +216,8 @@ public final class RawPackSinkWriter
 
     private void openSetIfNone() {
         if (current == null) {
-            current = OpenBlobSet.start(names.next(), time.getCurrentProcessingTime(), settings, fs, copyThreads);
+            current = OpenBlobSet.start(
+                    names.next(), time.getCurrentProcessingTime(), settings, fs, copyThreads, durability);
             if (sharing != null) {
                 sharing.filling(current.name());
             }
@@ -284,6 +290,7 @@ public final class RawPackSinkWriter
             }
         }
         stopCopyThreads();
+        durability.close();
     }
 
     /** Like the rest of {@link #close()}, never throws: a copy thread left behind is a daemon, bounded by 2. */
