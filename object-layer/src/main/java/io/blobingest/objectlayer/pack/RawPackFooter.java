@@ -78,6 +78,17 @@ public final class RawPackFooter {
         return sha256s == null ? Optional.empty() : Optional.ofNullable(sha256s.get(index));
     }
 
+    /**
+     * This footer without its entry hashes (checked when it was read): for a reader that keeps
+     * footers and never looks at the hashes, which would add 32 bytes an entry.
+     */
+    public RawPackFooter withoutEntrySha256() {
+        if (!hasEntrySha256()) {
+            return this;
+        }
+        return new RawPackFooter(file, fileLength, footerStart, entries.withSha256s(null), metadata, requiredFeatures);
+    }
+
     /** Offset in the file of entry {@code index}'s row in the entry table. */
     public long entryTableOffset(int index) {
         return footerStart + (long) RawPackFormat.ENTRY_LENGTH * index;

@@ -49,6 +49,23 @@ class RawPackEntrySha256Test {
     }
 
     @Test
+    void footerWithoutEntryHashesKeepsEverythingElse() throws IOException {
+        RawPackWriter writer = RawPackWriter.create(out, METADATA, true);
+        writer.append(ascii("abc"));
+        writer.finish();
+        RawPackFooter footer = readFooter(out.toByteArray());
+
+        RawPackFooter withoutHashes = footer.withoutEntrySha256();
+
+        assertThat(withoutHashes.hasEntrySha256()).isFalse();
+        assertThat(withoutHashes.entrySha256(0)).isEmpty();
+        assertThat(withoutHashes.entryCount()).isEqualTo(1);
+        assertThat(withoutHashes.entryCrc32c(0)).isEqualTo(footer.entryCrc32c(0));
+        assertThat(withoutHashes.metadata()).isEqualTo(footer.metadata());
+        assertThat(footer.entrySha256(0)).as("the original keeps them").isPresent();
+    }
+
+    @Test
     void appendWithAGivenSha256RecordsItAsGivenWithoutHashingThePayloadAgain() throws IOException {
         byte[] claimed = sha256(ascii("something else"));
         RawPackWriter writer = RawPackWriter.create(out, METADATA, true);
