@@ -8,16 +8,26 @@ import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.objectlayer.BlobFeatures;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.objectlayer.pack.RawPackFooter;
+import io.blobingest.objectlayer.pack.RawPackFormat;
+import io.blobingest.objectlayer.pack.RawPackReader;
+import io.blobingest.objectlayer.storage.LocalBlobStorage;
+import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.Failures;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -42,7 +52,8 @@ import org.junit.jupiter.api.io.TempDir;
  * within a blob set and across sets, before and after a failure mid pack write (which loses the
  * open sets, some first copies among them) and across a cancel and a restart from the retained
  * checkpoint, both unbounded. Afterwards every input is exactly one descriptor and one Lance row, byte-exact; each
- * distinct content is stored once: every row carrying it names the same stored object; and after
+ * distinct content is stored once: every row carrying it names the same stored object; every pack's
+ * footer records each entry's SHA-256, which {@code pack verify} checks; and after
  * {@code gc --delete} every descriptor still resolves (a shared object is alive while a manifest
  * names it).
  */
@@ -149,6 +160,12 @@ class ExactSharingITCase {
                 .as("bytes of every sidecar: the unique contents and the packs' headers and footers")
                 .isBetween(uniqueBytes, uniqueBytes + TestWorkload.MIB);
 
+        assertEveryPackRecordsItsEntriesSha256(base);
+        IngestJobITCase.RunResult verify = IngestJobITCase.runCli("pack", "verify", base.toString());
+        assertThat(verify.exitCode())
+                .as("pack verify checks each payload against its recorded SHA-256: %s", verify.output())
+                .isZero();
+
         IngestJobITCase.RunResult gc =
                 IngestJobITCase.runCli("gc", "--base", base.toUri().toString(), "--delete", "--grace", "0s");
         assertThat(gc.exitCode()).as(gc.output()).isZero();
@@ -183,6 +200,37 @@ class ExactSharingITCase {
             }
         }
         return count;
+    }
+
+    /** With sharing on, every committed pack's footer has entry_sha256 and knows every entry's hash. */
+    private static void assertEveryPackRecordsItsEntriesSha256(Path base) throws Exception {
+        List<Path> packs;
+        try (Stream<Path> files = Files.walk(base)) {
+            packs = files.filter(file -> file.getFileName().toString().endsWith(".blob"))
+                    .filter(file -> !file.getFileName().toString().startsWith("."))
+                    .filter(ExactSharingITCase::startsWithPackMagic)
+                    .toList();
+        }
+        assertThat(packs).isNotEmpty();
+        for (Path pack : packs) {
+            try (ReadableObject object = new LocalBlobStorage().open(pack.toUri())) {
+                RawPackFooter footer = RawPackReader.withAllFeatures().readFooter(object);
+                assertThat(footer.hasEntrySha256()).as(pack.toString()).isTrue();
+                for (int i = 0; i < footer.entryCount(); i++) {
+                    assertThat(footer.entrySha256(i))
+                            .as("entry %d of %s", i, pack)
+                            .isPresent();
+                }
+            }
+        }
+    }
+
+    private static boolean startsWithPackMagic(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            return Arrays.equals(in.readNBytes(RawPackFormat.MAGIC_LENGTH), RawPackFormat.MAGIC);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static long sidecarBytes(Path base) throws Exception {

@@ -46,8 +46,15 @@ final class BlobFixtures {
 
     /** Writes a Raw Pack v1 as sidecar {@code sidecarId}; returns its entries' descriptors, in order. */
     List<BlobDescriptor> writePack(String blobSet, long sidecarId, List<byte[]> payloads) throws IOException {
+        return writePack(blobSet, sidecarId, payloads, false);
+    }
+
+    /** {@link #writePack(String, long, List)}, its footer recording entry hashes if {@code recordEntrySha256}. */
+    List<BlobDescriptor> writePack(String blobSet, long sidecarId, List<byte[]> payloads, boolean recordEntrySha256)
+            throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        RawPackWriter writer = RawPackWriter.create(out, new RawPackMetadata(blobSet, sidecarId, "blob-fixtures"));
+        RawPackWriter writer =
+                RawPackWriter.create(out, new RawPackMetadata(blobSet, sidecarId, "blob-fixtures"), recordEntrySha256);
         List<BlobDescriptor> descriptors = new ArrayList<>();
         for (byte[] payload : payloads) {
             descriptors.add(BlobDescriptor.packed(writer.append(payload), payload.length, sidecarId));

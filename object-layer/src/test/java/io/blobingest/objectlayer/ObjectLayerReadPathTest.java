@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** resolve, plan, read and decode, one kind at a time, and the errors of each step. */
 class ObjectLayerReadPathTest extends ObjectLayerTestBase {
@@ -45,10 +47,11 @@ class ObjectLayerReadPathTest extends ObjectLayerTestBase {
         assertThat(plan.logicalSize()).isEqualTo(7);
     }
 
-    @Test
-    void packEntriesReadBackExactly() throws IOException {
+    @ParameterizedTest(name = "footer records entry hashes: {0}")
+    @ValueSource(booleans = {false, true})
+    void packEntriesReadBackExactly(boolean recordEntrySha256) throws IOException {
         List<byte[]> payloads = List.of(randomBytes(1000, 1), new byte[0], randomBytes(70_000, 2), randomBytes(1, 3));
-        List<BlobDescriptor> entries = fixtures.writePack(SET, 1, payloads);
+        List<BlobDescriptor> entries = fixtures.writePack(SET, 1, payloads, recordEntrySha256);
 
         for (int i = 0; i < payloads.size(); i++) {
             assertThat(readOne(entries.get(i), fixtures.objectPackSet(SET)))

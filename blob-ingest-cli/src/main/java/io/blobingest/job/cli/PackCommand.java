@@ -17,7 +17,10 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -141,7 +144,8 @@ final class PackCommand implements Runnable {
     @Command(
             name = "inspect",
             mixinStandardHelpOptions = true,
-            description = "Print a pack's header, metadata and an entry summary.")
+            description = "Print a pack's header, metadata and an entry summary (with each entry's SHA-256 when"
+                    + " the footer records entry_sha256).")
     static final class Inspect implements java.util.concurrent.Callable<Integer> {
 
         @Spec
@@ -170,25 +174,34 @@ final class PackCommand implements Runnable {
             stdout.printf("entry_count     %d%n", footer.entryCount());
             stdout.printf("payload_bytes   %d%n", footer.payloadBytes());
             stdout.println("metadata");
-            footer.metadata().entrySet().stream()
-                    .sorted(java.util.Map.Entry.comparingByKey())
-                    .forEach(e -> stdout.printf("  %-20s %s%n", e.getKey(), e.getValue()));
+            Map<String, Object> metadata = new TreeMap<>(footer.metadata());
+            if (footer.hasEntrySha256()) {
+                // One hash per entry: listed with the entries, not as one line of them all.
+                metadata.put(RawPackFormat.META_ENTRY_SHA256, "one per entry, listed below");
+            }
+            metadata.forEach((key, value) -> stdout.printf("  %-20s %s%n", key, value));
             int shown = entries < 0 ? footer.entryCount() : Math.min(entries, footer.entryCount());
             stdout.println("entries");
-            stdout.println("  index\tposition\toffset\tlength\tcrc32c");
+            stdout.println("  index\tposition\toffset\tlength\tcrc32c" + (footer.hasEntrySha256() ? "\tsha256" : ""));
             for (int i = 0; i < shown; i++) {
                 stdout.printf(
-                        "  %d\t%s\t%d\t%d\t%d%n",
+                        "  %d\t%s\t%d\t%d\t%d%s%n",
                         i,
                         Long.toUnsignedString(RawPackFormat.entryReference(i)),
                         footer.entryOffset(i),
                         footer.entryLength(i),
-                        Integer.toUnsignedLong(footer.entryCrc32c(i)));
+                        Integer.toUnsignedLong(footer.entryCrc32c(i)),
+                        footer.hasEntrySha256() ? "\t" + sha256(footer, i) : "");
             }
             if (shown < footer.entryCount()) {
                 stdout.printf("  ... %d more%n", footer.entryCount() - shown);
             }
             return BlobIngestCli.EXIT_OK;
+        }
+
+        /** Entry {@code index}'s recorded SHA-256 in hex, or "-" where its writer did not know it. */
+        private static String sha256(RawPackFooter footer, int index) {
+            return footer.entrySha256(index).map(HexFormat.of()::formatHex).orElse("-");
         }
     }
 }

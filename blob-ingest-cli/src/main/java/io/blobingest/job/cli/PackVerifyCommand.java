@@ -26,7 +26,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code pack verify}: checks every pack's header, footer and payload crcs.
+ * {@code pack verify}: checks every pack's header, footer and payload crcs, and payload SHA-256s
+ * where a footer records them ({@code entry_sha256}).
  *
  * <p>A directory holds Dedicated sidecars beside packs; those are raw bytes with no structure to
  * check. A {@code .blob} file counts as a pack when its first or last 8 bytes are the magic, so a
@@ -37,7 +38,8 @@ import picocli.CommandLine.Spec;
         name = "verify",
         mixinStandardHelpOptions = true,
         description = "Check packs (files, or directories searched recursively for .blob files),"
-                + " payload crcs included. Exit 0 if all are sound, 1 with one line per fault otherwise.")
+                + " payload crcs (and SHA-256s where the footer records entry_sha256) included. Exit 0 if all are"
+                + " sound, 1 with one line per fault otherwise.")
 final class PackVerifyCommand implements Callable<Integer> {
 
     @Spec

@@ -4,9 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.objectlayer.pack.RawPackFooter;
 import io.blobingest.objectlayer.pack.RawPackFormat;
+import io.blobingest.objectlayer.pack.RawPackMetadata;
+import io.blobingest.objectlayer.pack.RawPackWriter;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +73,68 @@ class PackCommandTest {
                 .contains("entry_count     1")
                 .contains("pack_type")
                 .contains("blob_object_pack")
-                .contains(Long.toUnsignedString(RawPackFormat.entryReference(0)) + "\t16\t5\t");
+                .contains(Long.toUnsignedString(RawPackFormat.entryReference(0)) + "\t16\t5\t")
+                .contains("  index\tposition\toffset\tlength\tcrc32c\n")
+                .doesNotContain("sha256");
+    }
+
+    @Test
+    void inspectListsEachEntrysSha256WhenTheFooterRecordsThem() throws IOException {
+        Path pack = dir.resolve("hashed.blob");
+        byte[] hello = "hello".getBytes(StandardCharsets.US_ASCII);
+        try (OutputStream out = Files.newOutputStream(pack)) {
+            RawPackWriter writer = RawPackWriter.create(out, new RawPackMetadata("set-1", 1, "test"), true);
+            writer.append(hello);
+            writer.append(new byte[0]);
+            writer.finish();
+        }
+
+        CliRun run = CliRun.of("pack", "inspect", pack.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("  entry_sha256         one per entry, listed below\n")
+                .contains("  index\tposition\toffset\tlength\tcrc32c\tsha256\n")
+                .contains("\t16\t5\t" + crc32c(hello) + "\t" + sha256Hex(hello) + "\n")
+                .contains("\t21\t0\t0\t" + sha256Hex(new byte[0]) + "\n");
+    }
+
+    @Test
+    void verifyReportsAPayloadWhoseSha256IsNotTheRecordedOne() throws IOException {
+        Path pack = dir.resolve("p.blob");
+        byte[] claimed = sha256("other bytes".getBytes(StandardCharsets.US_ASCII));
+        try (OutputStream out = Files.newOutputStream(pack)) {
+            RawPackWriter writer = RawPackWriter.create(out, new RawPackMetadata("set-1", 1, "test"), true);
+            writer.append("payload".getBytes(StandardCharsets.US_ASCII), claimed);
+            writer.finish();
+        }
+
+        CliRun run = CliRun.of("pack", "verify", pack.toString());
+
+        assertThat(run.exitCode()).isEqualTo(BlobIngestCli.EXIT_FAULT);
+        assertThat(run.out())
+                .contains("FAULT " + pack + " offset 16: ")
+                .contains("payload sha256 mismatch in entry 0")
+                .contains("expected sha256 " + HexFormat.of().formatHex(claimed))
+                .contains("1 packs checked, 1 faults");
+    }
+
+    private static long crc32c(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return crc.getValue();
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String sha256Hex(byte[] bytes) {
+        return HexFormat.of().formatHex(sha256(bytes));
     }
 
     @Test

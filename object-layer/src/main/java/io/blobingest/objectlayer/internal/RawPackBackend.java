@@ -35,8 +35,9 @@ final class RawPackBackend implements PackBackend {
 
     @Override
     public PackIndex readIndex(String file, long fileLength, byte[] lastBytes) throws IOException {
-        // No object: lastBytes cover the footer, so the reader must not need to read.
-        return new Index(reader.parseFooter(file, fileLength, lastBytes, null));
+        // No object: lastBytes cover the footer, so the reader must not need to read. A plan checks
+        // crc32c only, so the cached index does not keep the entry hashes.
+        return new Index(reader.parseFooter(file, fileLength, lastBytes, null).withoutEntrySha256());
     }
 
     private static final class Index implements PackIndex {

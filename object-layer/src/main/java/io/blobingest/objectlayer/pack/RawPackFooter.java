@@ -2,6 +2,7 @@ package io.blobingest.objectlayer.pack;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A validated Raw Pack footer: the entry table and metadata of one pack. Everything a read plan
@@ -63,12 +64,40 @@ public final class RawPackFooter {
         return entries.crc32c(index);
     }
 
+    /** True if the metadata records each entry's payload SHA-256 ({@value RawPackFormat#META_ENTRY_SHA256}). */
+    public boolean hasEntrySha256() {
+        return entries.sha256s() != null;
+    }
+
+    /**
+     * A copy of the SHA-256 the metadata records for entry {@code index}'s payload; empty if the
+     * pack records none, or none for this entry (its writer did not know it).
+     */
+    public Optional<byte[]> entrySha256(int index) {
+        EntrySha256s sha256s = entries.sha256s();
+        return sha256s == null ? Optional.empty() : Optional.ofNullable(sha256s.get(index));
+    }
+
+    /**
+     * This footer without its entry hashes (checked when it was read): for a reader that keeps
+     * footers and never looks at the hashes, which would add 32 bytes an entry.
+     */
+    public RawPackFooter withoutEntrySha256() {
+        if (!hasEntrySha256()) {
+            return this;
+        }
+        return new RawPackFooter(file, fileLength, footerStart, entries.withSha256s(null), metadata, requiredFeatures);
+    }
+
     /** Offset in the file of entry {@code index}'s row in the entry table. */
     public long entryTableOffset(int index) {
         return footerStart + (long) RawPackFormat.ENTRY_LENGTH * index;
     }
 
-    /** The parsed metadata JSON object, unknown keys included. Unmodifiable. */
+    /**
+     * The parsed metadata JSON object, unknown keys included, except {@value
+     * RawPackFormat#META_ENTRY_SHA256}: its items are read by {@link #entrySha256(int)}. Unmodifiable.
+     */
     public Map<String, Object> metadata() {
         return metadata;
     }

@@ -75,6 +75,14 @@ public final class RawPackFormat {
     public static final String META_ENTRY_COUNT = "entry_count";
     public static final String META_PAYLOAD_BYTES = "payload_bytes";
     public static final String META_CREATED_BY = "created_by";
+    /**
+     * Optional, last: each entry's payload SHA-256 (64 lowercase hex characters, or null where the
+     * writer did not know it), written only by a writer that records hashes.
+     */
+    public static final String META_ENTRY_SHA256 = "entry_sha256";
+
+    /** Bytes of one SHA-256 digest, as {@value #META_ENTRY_SHA256} records them per entry. */
+    public static final int SHA256_LENGTH = 32;
 
     private RawPackFormat() {}
 

@@ -54,8 +54,16 @@ public record RawPackMetadata(String blobSet, long blobId, String createdBy) {
         return CREATED_BY.matcher(createdBy).matches();
     }
 
-    /** The metadata bytes of a pack with these counts. */
+    /** The metadata bytes of a pack with these counts that records no entry hashes. */
     public byte[] toJson(int entryCount, long payloadBytes) {
+        return toJson(entryCount, payloadBytes, null);
+    }
+
+    /**
+     * The metadata bytes of a pack with these counts and, unless {@code sha256s} is null, its
+     * entries' SHA-256s as the last key, {@value RawPackFormat#META_ENTRY_SHA256}.
+     */
+    byte[] toJson(int entryCount, long payloadBytes, EntrySha256s sha256s) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(192);
         try (JsonGenerator json = JSON.createGenerator(bytes)) {
             json.writeStartObject();
@@ -71,6 +79,9 @@ public record RawPackMetadata(String blobSet, long blobId, String createdBy) {
             json.writeNumberField(RawPackFormat.META_ENTRY_COUNT, Integer.toUnsignedLong(entryCount));
             json.writeNumberField(RawPackFormat.META_PAYLOAD_BYTES, payloadBytes);
             json.writeStringField(RawPackFormat.META_CREATED_BY, createdBy);
+            if (sha256s != null) {
+                sha256s.writeField(json);
+            }
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write pack metadata JSON", e);

@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +23,8 @@ import java.util.zip.CRC32C;
  * Reads and validates Raw Pack v1 footers, and checks payloads against their crc32c. The tail,
  * footer crc, metadata JSON and required features are the {@link PackEnvelope} every pack type
  * shares; this reader adds what is Raw Pack v1's own: {@code pack_type} "raw" at {@code
- * pack_version} 1, the entry rows, and the metadata's counts.
+ * pack_version} 1, the entry rows, the metadata's counts and, when present, its entry hashes
+ * ({@value RawPackFormat#META_ENTRY_SHA256}).
  *
  * <p>Planning reads only the end of the file: one read of the last {@code min(file_len, 64 KiB)}
  * bytes, and exactly one more when the footer is larger than that. The header is checked when it
@@ -126,7 +129,14 @@ public final class RawPackReader {
         }
         EntryTable entries = new EntryTable(offsets, lengths, crcs);
         checkPayloadBytes(file, metadataStart, metadata, entries.payloadBytes());
-        return new RawPackFooter(file, fileLength, footerStart, entries, metadata, requiredFeatures);
+        EntrySha256s sha256s = readEntrySha256s(file, metadataStart, metadata, count);
+        return new RawPackFooter(
+                file,
+                fileLength,
+                footerStart,
+                entries.withSha256s(sha256s),
+                withoutEntrySha256(metadata),
+                requiredFeatures);
     }
 
     /** Checks the 16-byte header at the start of {@code firstBytes}. */
@@ -236,6 +246,56 @@ public final class RawPackReader {
                     sum + " (the sum of entry lengths)",
                     describe(declared));
         }
+    }
+
+    /**
+     * The entries' SHA-256s if the metadata records them, else null. A pack need not record them;
+     * if it does, the value must be an array of one item per entry, each 64 lowercase hex
+     * characters or null.
+     */
+    private static EntrySha256s readEntrySha256s(
+            String file, long metadataStart, Map<String, Object> metadata, int entryCount) throws CorruptPackException {
+        if (!metadata.containsKey(RawPackFormat.META_ENTRY_SHA256)) {
+            return null;
+        }
+        Object value = metadata.get(RawPackFormat.META_ENTRY_SHA256);
+        String expected = "a JSON array of " + entryCount + " items (the entry_count), each 64 lowercase hex"
+                + " characters or null";
+        if (!(value instanceof List<?> items)) {
+            throw badEntrySha256(file, metadataStart, expected, describe(value));
+        }
+        if (items.size() != entryCount) {
+            throw badEntrySha256(file, metadataStart, expected, items.size() + " items");
+        }
+        EntrySha256s sha256s = new EntrySha256s(entryCount);
+        for (int i = 0; i < entryCount; i++) {
+            Object item = items.get(i);
+            if (item == null) {
+                sha256s.add(null);
+            } else if (item instanceof String hex && EntrySha256s.isSha256Hex(hex)) {
+                sha256s.add(EntrySha256s.parseHex(hex));
+            } else {
+                throw badEntrySha256(file, metadataStart, expected, "item " + i + " " + describe(item));
+            }
+        }
+        return sha256s;
+    }
+
+    private static CorruptPackException badEntrySha256(String file, long metadataStart, String expected, String found) {
+        return new CorruptPackException(file, metadataStart, "bad entry_sha256", expected, found);
+    }
+
+    /**
+     * The metadata without its entry hashes, which the footer holds parsed (32 bytes an entry)
+     * rather than as the text the JSON parser made of them.
+     */
+    private static Map<String, Object> withoutEntrySha256(Map<String, Object> metadata) {
+        if (!metadata.containsKey(RawPackFormat.META_ENTRY_SHA256)) {
+            return metadata;
+        }
+        Map<String, Object> rest = new LinkedHashMap<>(metadata);
+        rest.remove(RawPackFormat.META_ENTRY_SHA256);
+        return Collections.unmodifiableMap(rest);
     }
 
     /** True if a parsed JSON value is an integer equal to {@code expected} (not 2.0, not a string). */

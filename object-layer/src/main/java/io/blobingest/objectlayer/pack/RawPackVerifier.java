@@ -4,14 +4,18 @@ import static io.blobingest.objectlayer.pack.RawPackFormat.HEADER_LENGTH;
 
 import io.blobingest.objectlayer.storage.ReadableObject;
 import java.io.IOException;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.zip.CRC32C;
 
 /**
- * Checks one whole Raw Pack: header, footer and every entry's payload crc32c. Unlike a read plan,
+ * Checks one whole Raw Pack: header, footer and every entry's payload crc32c, and its SHA-256
+ * where the metadata records one ({@value RawPackFormat#META_ENTRY_SHA256}). Unlike a read plan,
  * which stops at the first problem, it reports every fault it can find, so one run of {@code pack
  * verify} tells the whole story.
  *
@@ -61,22 +65,29 @@ public final class RawPackVerifier {
     private static void verifyPayloads(ReadableObject object, RawPackFooter footer, List<PackFault> faults)
             throws IOException {
         byte[] buffer = new byte[CHUNK_SIZE];
-        Map<PayloadRange, Integer> computed = new HashMap<>();
+        // Hashing costs more than reading from a page cache: only where there is something to compare.
+        MessageDigest sha256 = footer.hasEntrySha256() ? EntrySha256s.newDigest() : null;
+        Map<PayloadRange, Checksums> computed = new HashMap<>();
         for (int i = 0; i < footer.entryCount(); i++) {
             PayloadRange range = new PayloadRange(footer.entryOffset(i), footer.entryLength(i));
-            Integer crc = computed.get(range);
-            if (crc == null) {
-                crc = crc32c(object, range, buffer);
-                computed.put(range, crc);
+            Checksums found = computed.get(range);
+            if (found == null) {
+                found = checksums(object, range, buffer, sha256);
+                computed.put(range, found);
             }
-            int expected = footer.entryCrc32c(i);
-            if (crc != expected) {
-                faults.add(PackFault.of(RawPackReader.payloadCrcMismatch(footer, i, crc)));
+            if (found.crc32c() != footer.entryCrc32c(i)) {
+                faults.add(PackFault.of(RawPackReader.payloadCrcMismatch(footer, i, found.crc32c())));
+            }
+            Optional<byte[]> expectedSha256 = footer.entrySha256(i);
+            if (expectedSha256.isPresent() && !Arrays.equals(expectedSha256.get(), found.sha256())) {
+                faults.add(PackFault.of(payloadSha256Mismatch(footer, i, expectedSha256.get(), found.sha256())));
             }
         }
     }
 
-    private static int crc32c(ReadableObject object, PayloadRange range, byte[] buffer) throws IOException {
+    /** The range's crc32c and, if {@code sha256} is given, its SHA-256, from one pass over its bytes. */
+    private static Checksums checksums(ReadableObject object, PayloadRange range, byte[] buffer, MessageDigest sha256)
+            throws IOException {
         CRC32C crc = new CRC32C();
         long at = range.offset();
         long end = range.offset() + range.length();
@@ -84,10 +95,26 @@ public final class RawPackVerifier {
             int n = (int) Math.min(buffer.length, end - at);
             object.readFully(at, buffer, 0, n);
             crc.update(buffer, 0, n);
+            if (sha256 != null) {
+                sha256.update(buffer, 0, n);
+            }
             at += n;
         }
-        return (int) crc.getValue();
+        return new Checksums((int) crc.getValue(), sha256 == null ? null : sha256.digest());
+    }
+
+    private static CorruptPackException payloadSha256Mismatch(
+            RawPackFooter footer, int index, byte[] expected, byte[] found) {
+        return new CorruptPackException(
+                footer.file(),
+                footer.entryOffset(index),
+                "payload sha256 mismatch in entry " + index,
+                "sha256 " + EntrySha256s.toHex(expected),
+                "sha256 " + EntrySha256s.toHex(found));
     }
 
     private record PayloadRange(long offset, long length) {}
+
+    /** What one pass over a payload range computed; {@code sha256} null if it was not asked for. */
+    private record Checksums(int crc32c, byte[] sha256) {}
 }

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.zip.CRC32C;
@@ -19,6 +20,13 @@ import java.util.zip.CRC32C;
  * Streams a Raw Pack v1 into an {@link OutputStream}: header first, then each entry's payload as
  * it is appended, then, on {@link #finish()}, the entry table, the metadata and the tail. Only the
  * entry table (24 bytes per entry) is kept in memory, never a payload.
+ *
+ * <p>A writer created or resumed to record entry hashes also writes each entry's payload SHA-256
+ * into the metadata ({@value RawPackFormat#META_ENTRY_SHA256}), holding 32 more bytes per entry.
+ * It takes a SHA-256 the caller already computed ({@link #append(byte[], byte[])}) and computes
+ * one itself for any other append, while the bytes pass; an entry it resumed without one stays
+ * unknown ({@code null}). A writer that does not record hashes writes exactly the metadata it
+ * always did.
  *
  * <p>The writer does not own the stream: it never closes it, and {@link #finish()} flushes but
  * does not close. It assumes nothing else writes to the stream while it is open.
@@ -56,10 +64,16 @@ public final class RawPackWriter {
     private long[] entryOffsets;
     private long[] entryLengths;
     private int[] entryCrcs;
+    /** Null when the writer records no entry hashes. */
+    private final EntrySha256s entrySha256s;
+    /** Hashes appends whose SHA-256 the caller did not give; created on first use. */
+    private MessageDigest sha256;
+
     private Status status = Status.OPEN;
     private byte[] copyBuffer;
 
-    private RawPackWriter(OutputStream out, RawPackMetadata metadata, RawPackWriterState state) {
+    private RawPackWriter(
+            OutputStream out, RawPackMetadata metadata, RawPackWriterState state, boolean recordEntrySha256) {
         this.out = Objects.requireNonNull(out, "out");
         this.metadata = Objects.requireNonNull(metadata, "metadata");
         int capacity = Math.max(INITIAL_ENTRY_CAPACITY, state == null ? 0 : state.entryCount());
@@ -76,22 +90,53 @@ public final class RawPackWriter {
                 payloadBytes += entryLengths[i];
             }
         }
+        this.entrySha256s = recordEntrySha256 ? new EntrySha256s(capacity) : null;
+        if (recordEntrySha256 && state != null) {
+            for (int i = 0; i < entryCount; i++) {
+                entrySha256s.add(state.entrySha256(i).orElse(null));
+            }
+        }
     }
 
-    /** Starts a new pack: writes the 16-byte header to {@code out}, which must be empty. */
+    /**
+     * Starts a new pack that records no entry hashes: writes the 16-byte header to {@code out},
+     * which must be empty.
+     */
     public static RawPackWriter create(OutputStream out, RawPackMetadata metadata) throws IOException {
-        RawPackWriter writer = new RawPackWriter(out, metadata, null);
+        return create(out, metadata, false);
+    }
+
+    /**
+     * Starts a new pack: writes the 16-byte header to {@code out}, which must be empty.
+     *
+     * @param recordEntrySha256 whether the footer records each entry's payload SHA-256
+     */
+    public static RawPackWriter create(OutputStream out, RawPackMetadata metadata, boolean recordEntrySha256)
+            throws IOException {
+        RawPackWriter writer = new RawPackWriter(out, metadata, null, recordEntrySha256);
         writer.writeHeader();
         return writer;
     }
 
     /**
      * Continues a pack whose first {@code state.length()} bytes are already in {@code out} (for
-     * example a recovered {@code RecoverableFsDataOutputStream}).
+     * example a recovered {@code RecoverableFsDataOutputStream}), recording entry hashes if the
+     * state does.
      */
     public static RawPackWriter resume(OutputStream out, RawPackWriterState state) {
         Objects.requireNonNull(state, "state");
-        return new RawPackWriter(out, state.metadata(), state);
+        return resume(out, state, state.recordsEntrySha256());
+    }
+
+    /**
+     * Continues a pack as {@link #resume(OutputStream, RawPackWriterState)} does, recording entry
+     * hashes or not as {@code recordEntrySha256} says: the entries of a state without hashes are
+     * then unknown ({@code null}) and only later appends have one; a state's hashes are dropped if
+     * it is false.
+     */
+    public static RawPackWriter resume(OutputStream out, RawPackWriterState state, boolean recordEntrySha256) {
+        Objects.requireNonNull(state, "state");
+        return new RawPackWriter(out, state.metadata(), state, recordEntrySha256);
     }
 
     /**
@@ -102,10 +147,41 @@ public final class RawPackWriter {
     public long append(byte[] payload, int offset, int length) throws IOException {
         checkOpen("append");
         Objects.checkFromIndexSize(offset, length, payload.length);
+        byte[] payloadSha256 = null;
+        if (entrySha256s != null) {
+            MessageDigest digest = sha256();
+            digest.update(payload, offset, length);
+            payloadSha256 = digest.digest();
+        }
+        return append(payload, offset, length, payloadSha256);
+    }
+
+    /**
+     * Appends {@code payload} whole, whose SHA-256 the caller has already computed: the writer
+     * records it as given, without hashing the payload again.
+     *
+     * @param sha256 the payload's 32-byte SHA-256
+     * @return the entry reference to store as the descriptor's {@code position}
+     * @throws IllegalStateException if this writer does not record entry hashes
+     */
+    public long append(byte[] payload, byte[] sha256) throws IOException {
+        checkOpen("append");
+        if (entrySha256s == null) {
+            throw new IllegalStateException("cannot append with a SHA-256: pack writer for blob set '"
+                    + metadata.blobSet() + "' sidecar " + metadata.blobId() + " records no entry hashes");
+        }
+        if (sha256.length != RawPackFormat.SHA256_LENGTH) {
+            throw new IllegalArgumentException(
+                    "a SHA-256 has " + RawPackFormat.SHA256_LENGTH + " bytes, found " + sha256.length);
+        }
+        return append(payload, 0, payload.length, sha256);
+    }
+
+    private long append(byte[] payload, int offset, int length, byte[] payloadSha256) throws IOException {
         crc.reset();
         crc.update(payload, offset, length);
         write(payload, offset, length);
-        return addEntry(length, (int) crc.getValue());
+        return addEntry(length, (int) crc.getValue(), payloadSha256);
     }
 
     /** Appends {@code payload} whole; see {@link #append(byte[], int, int)}. */
@@ -125,14 +201,18 @@ public final class RawPackWriter {
             copyBuffer = new byte[COPY_BUFFER_SIZE];
         }
         crc.reset();
+        MessageDigest digest = entrySha256s == null ? null : sha256();
         long length = 0;
         int n;
         while ((n = read(in)) >= 0) {
             crc.update(copyBuffer, 0, n);
+            if (digest != null) {
+                digest.update(copyBuffer, 0, n);
+            }
             write(copyBuffer, 0, n);
             length += n;
         }
-        return addEntry(length, (int) crc.getValue());
+        return addEntry(length, (int) crc.getValue(), digest == null ? null : digest.digest());
     }
 
     /**
@@ -150,12 +230,18 @@ public final class RawPackWriter {
         entryOffsets[entryCount] = entryOffsets[source];
         entryLengths[entryCount] = entryLengths[source];
         entryCrcs[entryCount] = entryCrcs[source];
+        if (entrySha256s != null) {
+            entrySha256s.addCopyOf(source);
+        }
         payloadBytes += entryLengths[source];
         return RawPackFormat.entryReference(entryCount++);
     }
 
-    private long addEntry(long length, int crc32c) {
+    private long addEntry(long length, int crc32c, byte[] payloadSha256) {
         ensureCapacity();
+        if (entrySha256s != null) {
+            entrySha256s.add(payloadSha256);
+        }
         entryOffsets[entryCount] = position;
         entryLengths[entryCount] = length;
         entryCrcs[entryCount] = crc32c;
@@ -184,7 +270,7 @@ public final class RawPackWriter {
     public long finish() throws IOException {
         checkOpen("finish");
         long footerStart = position;
-        byte[] metadataBytes = metadata.toJson(entryCount, payloadBytes);
+        byte[] metadataBytes = metadata.toJson(entryCount, payloadBytes, entrySha256s);
 
         CRC32C footerCrc = new CRC32C();
         ByteBuffer entry = ByteBuffer.allocate(ENTRY_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
@@ -241,7 +327,8 @@ public final class RawPackWriter {
                 new EntryTable(
                         Arrays.copyOf(entryOffsets, entryCount),
                         Arrays.copyOf(entryLengths, entryCount),
-                        Arrays.copyOf(entryCrcs, entryCount)));
+                        Arrays.copyOf(entryCrcs, entryCount),
+                        entrySha256s == null ? null : entrySha256s.copy()));
     }
 
     public Status status() {
@@ -262,11 +349,32 @@ public final class RawPackWriter {
         return payloadBytes;
     }
 
-    /** The length the pack will have if finished now. */
+    /** True if the footer records each entry's payload SHA-256. */
+    public boolean recordsEntrySha256() {
+        return entrySha256s != null;
+    }
+
+    /** The length the pack will have if finished now. Costs the same however many entries it has. */
     public long finishedLength() {
         return position
                 + (long) ENTRY_LENGTH * entryCount
                 + metadata.toJson(entryCount, payloadBytes).length
+                + (entrySha256s == null ? 0 : entrySha256s.jsonFieldLength())
+                + TAIL_LENGTH;
+    }
+
+    /**
+     * The length the pack will have if one more entry of {@code payloadLength} bytes is appended
+     * (not shared) and it is then finished: what a size limit is checked against before an append.
+     * Costs the same however many entries it has.
+     */
+    public long finishedLengthAfterAppend(long payloadLength) {
+        int entries = entryCount + 1;
+        return position
+                + payloadLength
+                + (long) ENTRY_LENGTH * entries
+                + metadata.toJson(entries, payloadBytes + payloadLength).length
+                + (entrySha256s == null ? 0 : entrySha256s.jsonFieldLengthWithOneMore())
                 + TAIL_LENGTH;
     }
 
@@ -298,6 +406,14 @@ public final class RawPackWriter {
             status = Status.FAILED;
             throw e;
         }
+    }
+
+    /** The writer's digest, created on first use; {@code digest()} leaves it reset for the next append. */
+    private MessageDigest sha256() {
+        if (sha256 == null) {
+            sha256 = EntrySha256s.newDigest();
+        }
+        return sha256;
     }
 
     private void checkOpen(String operation) {

@@ -489,6 +489,50 @@ class RawPackCorruptionTest {
                         + "expected 3 (the sum of entry lengths), found 4");
     }
 
+    @ParameterizedTest(name = "entry_sha256 {0}")
+    @ValueSource(
+            strings = {
+                "null => null",
+                "\"abc\" => \"abc\"",
+                "{} => {}",
+                "[] => 0 items",
+                "[null,null] => 2 items",
+                "[\"2CF24DBA5FB0A30E26E83B2AC5B9E29E1B161E5C1FA7425E73043362938B9824\"]"
+                        + " => item 0 \"2CF24DBA5FB0A30E26E83B2AC5B9E29E1B161E5C1FA7425E73043362938B9824\"",
+                "[\"2cf24dba\"] => item 0 \"2cf24dba\"",
+                "[\"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b982g\"]"
+                        + " => item 0 \"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b982g\"",
+                "[7] => item 0 7"
+            })
+    void malformedEntrySha256IsBadEntrySha256(String valueAndFound) {
+        String[] parts = valueAndFound.split(" => ");
+        assertMetadataFault(
+                HandBuiltPack.MINIMAL_METADATA.replace("}", ",\"entry_sha256\":" + parts[0] + "}"),
+                CorruptPackException.class,
+                "bad entry_sha256",
+                "expected a JSON array of 1 items (the entry_count), each 64 lowercase hex characters or null, found "
+                        + parts[1]);
+    }
+
+    @Test
+    void entrySha256MayBeAbsentOrHoldNullForAnEntry() throws IOException {
+        String hex = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
+        byte[] pack = new HandBuiltPack()
+                .entry(ascii("abc"))
+                .entry(ascii("hello"))
+                .metadata(HandBuiltPack.MINIMAL_METADATA.replace("}", ",\"entry_sha256\":[null, \"" + hex + "\"]}"))
+                .build();
+
+        RawPackFooter footer = reader.readFooter(new RecordingObject(FILE, pack));
+
+        assertThat(footer.entrySha256(0)).isEmpty();
+        assertThat(footer.entrySha256(1)).contains(java.util.HexFormat.of().parseHex(hex));
+        assertThat(reader.readFooter(new RecordingObject(
+                                FILE, new HandBuiltPack().entry(ascii("abc")).build()))
+                        .hasEntrySha256())
+                .isFalse();
+    }
+
     @ParameterizedTest(name = "metadata [{0}]")
     @ValueSource(
             strings = {

@@ -136,6 +136,31 @@ class RawPackInteropTest {
         }
     }
 
+    @Test
+    void javaWrittenPackWithEntryHashesIsReadByPythonWhichIgnoresTheKey() throws Exception {
+        byte[][] contents = {bytes(70_000, 13), ascii("hello"), new byte[0]};
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RawPackWriter writer = RawPackWriter.create(out, TestPacks.METADATA, true);
+        long first = writer.append(contents[0]);
+        writer.append(contents[1]);
+        writer.append(contents[2]);
+        writer.appendShared(first);
+        writer.finish();
+        Path pack = dir.resolve("hashed.blob");
+        Files.write(pack, out.toByteArray());
+
+        Path extracted = dir.resolve("out");
+        Result result = python(List.of("read", pack.toString(), extracted.toString()));
+
+        assertThat(result.exitCode).as(result.stderr).isZero();
+        assertThat(result.stdout.lines()).hasSize(4);
+        for (int i = 0; i < 4; i++) {
+            assertThat(Files.readAllBytes(extracted.resolve(i + ".bin")))
+                    .as("entry %d", i)
+                    .isEqualTo(contents[i % 3]);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("damagedPacks")
     void pythonAndJavaRejectADamagedPackWithTheSameMessage(byte[] damaged) throws Exception {

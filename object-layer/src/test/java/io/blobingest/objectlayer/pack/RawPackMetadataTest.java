@@ -21,6 +21,55 @@ class RawPackMetadataTest {
     }
 
     @Test
+    void entryHashesComeLastAsLowercaseHexOrNullWithoutWhitespace() {
+        RawPackMetadata metadata = new RawPackMetadata("set-1", 2, "w");
+        byte[] digest = new byte[32];
+        digest[0] = (byte) 0xAB;
+        digest[31] = 0x01;
+        EntrySha256s sha256s = new EntrySha256s(0);
+        sha256s.add(digest);
+        sha256s.add(null);
+        sha256s.addCopyOf(0);
+
+        String json = new String(metadata.toJson(3, 30, sha256s), StandardCharsets.UTF_8);
+
+        String hex = "ab" + "00".repeat(30) + "01";
+        assertThat(json)
+                .isEqualTo("{\"pack_type\":\"raw\",\"pack_version\":1,\"required_features\":[\"blob_object_pack\"],"
+                        + "\"blob_set\":\"set-1\",\"blob_id\":2,\"entry_count\":3,\"payload_bytes\":30,"
+                        + "\"created_by\":\"w\",\"entry_sha256\":[\"" + hex + "\",null,\"" + hex + "\"]}");
+    }
+
+    @Test
+    void entryHashesFieldLengthIsPredictedWithoutWritingIt() {
+        RawPackMetadata metadata = new RawPackMetadata("set-1", 2, "w");
+        EntrySha256s sha256s = new EntrySha256s(0);
+        int withoutField = metadata.toJson(0, 0).length;
+        for (int i = 0; i < 5; i++) {
+            assertThat(metadata.toJson(i, 0, sha256s).length - withoutField)
+                    .as("%d entries", i)
+                    .isEqualTo(sha256s.jsonFieldLength());
+            long predicted = sha256s.jsonFieldLengthWithOneMore();
+            sha256s.add(i == 2 ? null : new byte[32]);
+            if (i != 2) {
+                assertThat(sha256s.jsonFieldLength()).isEqualTo(predicted);
+            }
+        }
+    }
+
+    @Test
+    void eachKnownEntryHashAdds67MetadataBytes() {
+        EntrySha256s sha256s = new EntrySha256s(0);
+        sha256s.add(new byte[32]);
+        long one = sha256s.jsonFieldLength();
+        sha256s.add(new byte[32]);
+
+        assertThat(sha256s.jsonFieldLength() - one)
+                .as("64 hex characters, 2 quotes and a comma")
+                .isEqualTo(67);
+    }
+
+    @Test
     void blobSetMustMatchTheSpecPattern() {
         assertThatThrownBy(() -> new RawPackMetadata("Set_1", 1, "w"))
                 .isInstanceOf(IllegalArgumentException.class)

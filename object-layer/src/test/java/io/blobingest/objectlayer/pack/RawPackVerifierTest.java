@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
@@ -74,6 +75,47 @@ class RawPackVerifierTest {
         assertThat(object.reads())
                 .filteredOn(read -> read.position() == 16 && read.length() == 12)
                 .hasSize(1);
+    }
+
+    @Test
+    void reportsAPayloadWhoseSha256IsNotTheRecordedOneWithFileEntryOffsetAndBothHashes() throws IOException {
+        byte[] first = ascii("first");
+        byte[] second = ascii("second");
+        byte[] recorded = RawPackEntrySha256Test.sha256(ascii("not the second payload"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RawPackWriter writer = RawPackWriter.create(out, TestPacks.METADATA, true);
+        writer.append(first);
+        writer.append(second, recorded);
+        writer.finish();
+        long secondOffset = RawPackFormat.HEADER_LENGTH + first.length;
+
+        List<PackFault> faults = verifier.verify(new RecordingObject(FILE, out.toByteArray()));
+
+        assertThat(faults)
+                .containsExactly(new PackFault(
+                        FILE,
+                        secondOffset,
+                        FILE + ": payload sha256 mismatch in entry 1 at offset " + secondOffset + ": expected sha256 "
+                                + HexFormat.of().formatHex(recorded) + ", found sha256 "
+                                + HexFormat.of().formatHex(RawPackEntrySha256Test.sha256(second))));
+    }
+
+    @Test
+    void damagedPayloadOfAPackWithHashesFailsBothItsCrcAndItsSha256() throws IOException {
+        byte[] payload = ascii("payload");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RawPackWriter writer = RawPackWriter.create(out, TestPacks.METADATA, true);
+        writer.append(payload);
+        writer.finish();
+        byte[] damaged = flipBit(out.toByteArray(), RawPackFormat.HEADER_LENGTH + 2, 3);
+
+        List<PackFault> faults = verifier.verify(new RecordingObject(FILE, damaged));
+
+        assertThat(faults).extracting(PackFault::offset).containsExactly(16L, 16L);
+        assertThat(faults.get(0).message()).contains("payload crc32c mismatch in entry 0");
+        assertThat(faults.get(1).message())
+                .contains("payload sha256 mismatch in entry 0")
+                .contains("expected sha256 " + HexFormat.of().formatHex(RawPackEntrySha256Test.sha256(payload)));
     }
 
     @Test

@@ -19,11 +19,15 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * <p>VERSION_1: blob set, created-at millis, next sidecar id, finished sidecars (id, kind, length,
  * nested commit recoverable), open pack flag and, if set, its sidecar id, nested resume
  * recoverable and pack state (metadata, length, entry table), then the rows. See {@link CodecV1}.
+ *
+ * <p>VERSION_2: as VERSION_1, but the pack state also holds the entries' SHA-256s when the pack
+ * records them ({@link CodecV2}). VERSION_1 bytes read as a pack that records none.
  */
 public final class BlobSetWriterStateSerializer implements SimpleVersionedSerializer<BlobSetWriterState> {
 
     public static final int VERSION_1 = 1;
-    public static final int CURRENT_VERSION = VERSION_1;
+    public static final int VERSION_2 = 2;
+    public static final int CURRENT_VERSION = VERSION_2;
 
     private final SimpleVersionedSerializer<CommitRecoverable> commitRecoverables;
     private final SimpleVersionedSerializer<ResumeRecoverable> resumeRecoverables;
@@ -52,7 +56,7 @@ public final class BlobSetWriterStateSerializer implements SimpleVersionedSerial
         if (openPack != null) {
             out.writeLong(openPack.sidecarId());
             SimpleVersionedSerialization.writeVersionAndSerialize(resumeRecoverables, openPack.resumable(), out);
-            CodecV1.writePackState(out, openPack.pack());
+            CodecV2.writePackState(out, openPack.pack());
         }
         out.writeInt(state.rows().size());
         for (DescriptorRow row : state.rows()) {
@@ -64,14 +68,15 @@ public final class BlobSetWriterStateSerializer implements SimpleVersionedSerial
     @Override
     public BlobSetWriterState deserialize(int version, byte[] serialized) throws IOException {
         return switch (version) {
-            case VERSION_1 -> readVersion1(new DataInputDeserializer(serialized));
+            case VERSION_1 -> read(VERSION_1, new DataInputDeserializer(serialized));
+            case VERSION_2 -> read(VERSION_2, new DataInputDeserializer(serialized));
             default ->
-                throw new IOException(
-                        "unknown blob set writer state version: expected " + VERSION_1 + ", found " + version);
+                throw new IOException("unknown blob set writer state version: expected " + VERSION_1 + " or "
+                        + VERSION_2 + ", found " + version);
         };
     }
 
-    private BlobSetWriterState readVersion1(DataInputDeserializer in) throws IOException {
+    private BlobSetWriterState read(int version, DataInputDeserializer in) throws IOException {
         String blobSet = CodecV1.readString(in);
         long createdAtMillis = in.readLong();
         long nextSidecarId = in.readLong();
@@ -81,7 +86,7 @@ public final class BlobSetWriterStateSerializer implements SimpleVersionedSerial
             long sidecarId = in.readLong();
             ResumeRecoverable resumable =
                     SimpleVersionedSerialization.readVersionAndDeSerialize(resumeRecoverables, in);
-            RawPackWriterState pack = CodecV1.readPackState(in);
+            RawPackWriterState pack = version == VERSION_1 ? CodecV1.readPackState(in) : CodecV2.readPackState(in);
             openPack = new BlobSetWriterState.OpenPackState(sidecarId, resumable, pack);
         }
         int rowCount = CodecV1.readLength(in, "row list");
@@ -91,7 +96,7 @@ public final class BlobSetWriterStateSerializer implements SimpleVersionedSerial
         }
         if (in.available() != 0) {
             throw new IOException("writer state of blob set '" + blobSet + "' has " + in.available()
-                    + " trailing bytes after its version " + VERSION_1 + " fields");
+                    + " trailing bytes after its version " + version + " fields");
         }
         return new BlobSetWriterState(blobSet, createdAtMillis, nextSidecarId, finished, openPack, rows);
     }

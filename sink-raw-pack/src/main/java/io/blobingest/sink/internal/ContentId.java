@@ -37,4 +37,14 @@ record ContentId(long size, long h0, long h1, long h2, long h3) {
         ByteBuffer digest = ByteBuffer.wrap(sha256);
         return new ContentId(size, digest.getLong(), digest.getLong(), digest.getLong(), digest.getLong());
     }
+
+    /** The 32 bytes of the SHA-256, as {@link MessageDigest#digest()} gave them. */
+    byte[] sha256() {
+        return ByteBuffer.allocate(DIGEST_LENGTH)
+                .putLong(h0)
+                .putLong(h1)
+                .putLong(h2)
+                .putLong(h3)
+                .array();
+    }
 }

@@ -3,7 +3,6 @@ package io.blobingest.sink.internal;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
-import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.RawPackMetadata;
 import io.blobingest.objectlayer.pack.RawPackWriter;
 import io.blobingest.objectlayer.storage.BlobStorage;
@@ -12,6 +11,7 @@ import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalBytes;
 import io.blobingest.placement.ExternalCopyException;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.manifest.DescriptorManifestWriter;
 import io.blobingest.storage.FlinkFileSystemStorage;
@@ -41,6 +41,9 @@ import org.slf4j.LoggerFactory;
  * everything. A Dedicated blob with a {@linkplain PlacedBlob#source() source} is streamed from its
  * external object through a fixed buffer, never held in memory whole.
  *
+ * <p>With exact sharing on, the set's packs record each entry's SHA-256 in their footers ({@code
+ * entry_sha256}): the one exact sharing computed for the blob, never a second.
+ *
  * <p>Lifecycle: {@link #add} any number of times, then either {@link #seal} (once; the set is then
  * done) or {@link #snapshot} (the set stays open), and {@link #close} when abandoned. Not
  * thread-safe.
@@ -63,6 +66,7 @@ final class OpenBlobSet implements AutoCloseable {
     private final RecoverableWriter fs;
     private final long packTargetSize;
     private final String createdBy;
+    private final boolean recordEntrySha256;
     private final RetryPolicy externalReadRetries;
     private final Duration copyTimeout;
     private final Duration stallTimeout;
@@ -92,6 +96,7 @@ final class OpenBlobSet implements AutoCloseable {
         this.fs = fs;
         this.packTargetSize = settings.packTargetSize();
         this.createdBy = settings.createdBy();
+        this.recordEntrySha256 = settings.exactSharing() != ExactSharing.OFF;
         this.externalReadRetries = settings.externalReadRetries();
         this.copyTimeout = settings.externalCopyTimeout();
         this.stallTimeout = settings.externalCopyStallTimeout();
@@ -148,8 +153,10 @@ final class OpenBlobSet implements AutoCloseable {
                             + pack.pack().length());
                 }
                 BufferedOutputStream buffer = packBuffer(stream);
-                set.openPack =
-                        new OpenPack(pack.sidecarId(), stream, buffer, RawPackWriter.resume(buffer, pack.pack()));
+                // A pack checkpointed by a writer that recorded no hashes records them from here on (its
+                // earlier entries' are unknown); with sharing now off, it drops them.
+                RawPackWriter writer = RawPackWriter.resume(buffer, pack.pack(), set.recordEntrySha256);
+                set.openPack = new OpenPack(pack.sidecarId(), stream, buffer, writer);
             } catch (IOException | RuntimeException e) {
                 closeAfterFailure(stream, e);
                 throw e;
@@ -178,23 +185,18 @@ final class OpenBlobSet implements AutoCloseable {
         if (openPack == null || openPack.writer.entryCount() == 0) {
             return false;
         }
-        RawPackWriter pack = openPack.writer;
-        int entries = pack.entryCount() + 1;
-        long finishedLength = pack.length()
-                + length
-                + (long) RawPackFormat.ENTRY_LENGTH * entries
-                + pack.metadata().toJson(entries, pack.payloadBytes() + length).length
-                + RawPackFormat.TAIL_LENGTH;
-        return finishedLength > packTargetSize;
+        return openPack.writer.finishedLengthAfterAppend(length) > packTargetSize;
     }
 
     /**
      * Places {@code blob} in this set and returns its descriptor row.
      *
+     * @param id the blob's content identity if exact sharing computed it, else null; a Packed
+     *     blob's pack records its SHA-256 from here rather than hashing the bytes again
      * @throws ExternalCopyException if a Dedicated blob's source could not be copied; the set is as
      *     it was before
      */
-    DescriptorRow add(PlacedBlob blob) throws IOException {
+    DescriptorRow add(PlacedBlob blob, ContentId id) throws IOException {
         checkNotSealed("add a blob");
         byte[] bytes = blob.bytes();
         DescriptorRow row = switch (blob.placement()) {
@@ -204,7 +206,8 @@ final class OpenBlobSet implements AutoCloseable {
                 if (openPack == null) {
                     openPack = openPack(allocateSidecarId());
                 }
-                long entryReference = openPack.writer.append(bytes);
+                long entryReference =
+                        id == null ? openPack.writer.append(bytes) : openPack.writer.append(bytes, id.sha256());
                 durability.packWritten(openPack.stream, bytes.length);
                 yield row(
                         blob,
@@ -336,7 +339,8 @@ final class OpenBlobSet implements AutoCloseable {
         RecoverableFsDataOutputStream stream = fs.open(sidecarPath(sidecarId));
         try {
             BufferedOutputStream buffer = packBuffer(stream);
-            RawPackWriter writer = RawPackWriter.create(buffer, new RawPackMetadata(name, sidecarId, createdBy));
+            RawPackWriter writer =
+                    RawPackWriter.create(buffer, new RawPackMetadata(name, sidecarId, createdBy), recordEntrySha256);
             return new OpenPack(sidecarId, stream, buffer, writer);
         } catch (IOException | RuntimeException e) {
             closeAfterFailure(stream, e);

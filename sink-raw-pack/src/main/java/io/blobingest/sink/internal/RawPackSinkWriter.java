@@ -201,7 +201,7 @@ public final class RawPackSinkWriter
             }
         }
         openSetIfNone();
-        DescriptorRow row = current.add(blob);
+        DescriptorRow row = current.add(blob, id);
         if (id != null) {
             sharing.add(new StoredObject(id, row.blobSet(), row.blob(), row.crc32c()));
         }

@@ -20,13 +20,16 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *       Tag 1: the objects exact sharing remembers: base path, the blob set names they use
  *       (count, names), then per object its size, SHA-256 (32 bytes), blob set (index into the
  *       names), kind (value), position, blob id and crc32c (unsigned 32 bits as an int).
+ *   <li>VERSION_3: as VERSION_2, but tag 0 is an open blob set in {@link
+ *       BlobSetWriterStateSerializer}'s version 2 layout (its open pack's entry hashes).
  * </ul>
  */
 public final class WriterStateSerializer implements SimpleVersionedSerializer<WriterState> {
 
     public static final int VERSION_1 = 1;
     public static final int VERSION_2 = 2;
-    public static final int CURRENT_VERSION = VERSION_2;
+    public static final int VERSION_3 = 3;
+    public static final int CURRENT_VERSION = VERSION_3;
 
     private static final byte TAG_OPEN_BLOB_SET = 0;
     private static final byte TAG_SHARED_OBJECTS = 1;
@@ -58,22 +61,24 @@ public final class WriterStateSerializer implements SimpleVersionedSerializer<Wr
     public WriterState deserialize(int version, byte[] serialized) throws IOException {
         return switch (version) {
             case VERSION_1 -> blobSets.deserialize(BlobSetWriterStateSerializer.VERSION_1, serialized);
-            case VERSION_2 -> readVersion2(serialized);
+            case VERSION_2 -> readTagged(VERSION_2, BlobSetWriterStateSerializer.VERSION_1, serialized);
+            case VERSION_3 -> readTagged(VERSION_3, BlobSetWriterStateSerializer.VERSION_2, serialized);
             default ->
-                throw new IOException("unknown writer state version: expected " + VERSION_1 + " or " + VERSION_2
-                        + ", found " + version);
+                throw new IOException("unknown writer state version: expected " + VERSION_1 + ", " + VERSION_2 + " or "
+                        + VERSION_3 + ", found " + version);
         };
     }
 
-    private WriterState readVersion2(byte[] serialized) throws IOException {
+    /** A tagged part; an open blob set's body is in {@code blobSetVersion}'s layout. */
+    private WriterState readTagged(int version, int blobSetVersion, byte[] serialized) throws IOException {
         if (serialized.length == 0) {
-            throw new IOException("writer state version " + VERSION_2 + " is empty: expected a tag byte");
+            throw new IOException("writer state version " + version + " is empty: expected a tag byte");
         }
         byte tag = serialized[0];
         byte[] body = new byte[serialized.length - 1];
         System.arraycopy(serialized, 1, body, 0, body.length);
         return switch (tag) {
-            case TAG_OPEN_BLOB_SET -> blobSets.deserialize(BlobSetWriterStateSerializer.VERSION_1, body);
+            case TAG_OPEN_BLOB_SET -> blobSets.deserialize(blobSetVersion, body);
             case TAG_SHARED_OBJECTS -> readShared(new DataInputDeserializer(body));
             default ->
                 throw new IOException("unknown writer state part: expected tag " + TAG_OPEN_BLOB_SET + " or "

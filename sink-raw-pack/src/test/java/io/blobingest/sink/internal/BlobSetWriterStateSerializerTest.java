@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BlobSetWriterStateSerializerTest {
 
     private static final String GOLDEN_V1 = "blob-set-writer-state-v1.bin";
+    private static final String GOLDEN_V2 = "blob-set-writer-state-v2.bin";
 
     private final RecoverableWriter local = BlobSetCommittableSerializerTest.localWriter();
     private final BlobSetWriterStateSerializer serializer = new BlobSetWriterStateSerializer(
@@ -39,6 +40,9 @@ class BlobSetWriterStateSerializerTest {
                 .contains(GoldenStates.sidecarPath(GoldenStates.DEDICATED_ID));
         assertThat(state.openPack().sidecarId()).isEqualTo(GoldenStates.OPEN_PACK_ID);
         assertThat(state.openPack().pack()).isEqualTo(GoldenStates.openPackState());
+        assertThat(state.openPack().pack().recordsEntrySha256())
+                .as("version 1 knows no entry hashes")
+                .isFalse();
         assertThat(state.openPack().resumable().toString())
                 .contains(GoldenStates.sidecarPath(GoldenStates.OPEN_PACK_ID))
                 .contains("46");
@@ -46,11 +50,44 @@ class BlobSetWriterStateSerializerTest {
     }
 
     @Test
-    void currentVersionStillWritesVersion1Bytes() throws IOException {
-        byte[] golden = GoldenBytes.read(GOLDEN_V1);
-        assertThat(serializer.getVersion()).isEqualTo(BlobSetWriterStateSerializer.VERSION_1);
-        assertThat(serializer.serialize(serializer.deserialize(BlobSetWriterStateSerializer.VERSION_1, golden)))
+    void version2GoldenBytesStillReadWithTheOpenPacksEntryHashes() throws IOException {
+        BlobSetWriterState state =
+                serializer.deserialize(BlobSetWriterStateSerializer.VERSION_2, GoldenBytes.read(GOLDEN_V2));
+
+        BlobSetWriterState version1 =
+                serializer.deserialize(BlobSetWriterStateSerializer.VERSION_1, GoldenBytes.read(GOLDEN_V1));
+        assertThat(state.openPack().pack()).isEqualTo(GoldenStates.openPackStateWithHashes());
+        assertThat(state.openPack().pack().entrySha256(0)).isPresent();
+        assertThat(state.openPack().pack().entrySha256(1)).isEmpty();
+        assertThat(state.openPack().resumable().toString())
+                .isEqualTo(version1.openPack().resumable().toString());
+        assertThat(state.blobSet()).isEqualTo(GoldenStates.BLOB_SET);
+        assertThat(state.nextSidecarId()).isEqualTo(GoldenStates.OPEN_PACK_ID + 1);
+        assertThat(state.finishedSidecars()).hasSize(2);
+        assertSameRows(state.rows(), GoldenStates.rows());
+    }
+
+    @Test
+    void currentVersionWritesTheVersion2GoldenBytes() throws IOException {
+        byte[] golden = GoldenBytes.read(GOLDEN_V2);
+        assertThat(serializer.getVersion()).isEqualTo(BlobSetWriterStateSerializer.VERSION_2);
+        assertThat(serializer.serialize(serializer.deserialize(BlobSetWriterStateSerializer.VERSION_2, golden)))
                 .isEqualTo(golden);
+    }
+
+    @Test
+    void currentVersionWritesAVersion1StateAsThePackWithoutHashes() throws IOException {
+        byte[] version1 = GoldenBytes.read(GOLDEN_V1);
+        BlobSetWriterState state = serializer.deserialize(BlobSetWriterStateSerializer.VERSION_1, version1);
+
+        byte[] written = serializer.serialize(state);
+
+        assertThat(serializer
+                        .deserialize(BlobSetWriterStateSerializer.VERSION_2, written)
+                        .openPack()
+                        .pack())
+                .isEqualTo(GoldenStates.openPackState());
+        assertThat(written).hasSize(version1.length + 1); // the pack state's "no hashes" flag
     }
 
     @Test
@@ -77,7 +114,7 @@ class BlobSetWriterStateSerializerTest {
     void unknownVersionIsRejected() {
         assertThatThrownBy(() -> serializer.deserialize(0, GoldenBytes.read(GOLDEN_V1)))
                 .isInstanceOf(IOException.class)
-                .hasMessage("unknown blob set writer state version: expected 1, found 0");
+                .hasMessage("unknown blob set writer state version: expected 1 or 2, found 0");
     }
 
     @Test
@@ -85,6 +122,17 @@ class BlobSetWriterStateSerializerTest {
         byte[] golden = GoldenBytes.read(GOLDEN_V1);
         assertThatThrownBy(() -> serializer.deserialize(
                         BlobSetWriterStateSerializer.VERSION_1, Arrays.copyOf(golden, golden.length - 5)))
+                .isInstanceOf(IOException.class);
+        byte[] golden2 = GoldenBytes.read(GOLDEN_V2);
+        assertThatThrownBy(() -> serializer.deserialize(
+                        BlobSetWriterStateSerializer.VERSION_2, Arrays.copyOf(golden2, golden2.length - 5)))
+                .isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void version1BytesReadAsVersion2AreRejected() {
+        assertThatThrownBy(() ->
+                        serializer.deserialize(BlobSetWriterStateSerializer.VERSION_2, GoldenBytes.read(GOLDEN_V1)))
                 .isInstanceOf(IOException.class);
     }
 }

@@ -7,6 +7,12 @@ import io.blobingest.objectlayer.BlobFeatures;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.objectlayer.pack.RawPackFooter;
+import io.blobingest.objectlayer.pack.RawPackFormat;
+import io.blobingest.objectlayer.pack.RawPackReader;
+import io.blobingest.objectlayer.pack.RawPackVerifier;
+import io.blobingest.objectlayer.storage.LocalBlobStorage;
+import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
@@ -16,11 +22,14 @@ import io.blobingest.sink.StoredBlobs;
 import io.blobingest.sink.TestBlobs;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -185,16 +194,25 @@ class ExactSharingWriterTest {
     }
 
     @Test
-    void withSharingOffEveryCopyIsStored() throws IOException {
+    void withSharingOffEveryCopyIsStoredAndNoPackRecordsEntryHashes() throws IOException {
         WriterHarness harness = sharing(ExactSharing.OFF, 100);
         BlobSetCommittable set;
         try (RawPackSinkWriter writer = harness.writer()) {
             writer.write(blob(0, Placement.DEDICATED, 2, DEDICATED), null);
             writer.write(blob(1, Placement.DEDICATED, 2, DEDICATED), null);
+            writer.write(blob(2, Placement.PACKED, 1, PACKED), null);
+            writer.write(blob(3, Placement.PACKED, 1, PACKED), null);
             set = single(writer.prepareCommit());
             assertThat(writer.snapshotState(1)).isEmpty();
         }
+        commit(List.of(set));
+
         assertThat(set.count(SidecarKind.DEDICATED)).isEqualTo(2);
+        Path pack = single(packs(List.of(set)));
+        assertThat(footer(pack).entryCount()).isEqualTo(2);
+        assertThat(footer(pack).hasEntrySha256()).isFalse();
+        assertThat(new String(Files.readAllBytes(pack), StandardCharsets.ISO_8859_1))
+                .doesNotContain(RawPackFormat.META_ENTRY_SHA256);
     }
 
     @Test
@@ -226,6 +244,100 @@ class ExactSharingWriterTest {
         }
     }
 
+    @Test
+    void withSharingOnEveryPacksFooterRecordsTheSha256OfEachEntrysPayload() throws IOException {
+        WriterHarness harness =
+                new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 200 * 1024, ExactSharing.WITHIN_JOB, 100);
+        List<BlobSetCommittable> sets = new ArrayList<>();
+        try (RawPackSinkWriter writer = harness.writer()) {
+            long offset = 0;
+            for (long content : new long[] {1, 2, 1, 3, 4, 2, 5}) {
+                writer.write(blob(offset++, Placement.PACKED, content, PACKED), null);
+            }
+            sets.addAll(writer.prepareCommit());
+            writer.write(blob(offset++, Placement.PACKED, 6, PACKED), null);
+            writer.write(blob(offset, Placement.PACKED, 1, PACKED), null);
+            sets.addAll(writer.prepareCommit());
+        }
+        commit(sets);
+
+        List<Path> packs = packs(sets);
+        assertThat(packs).as("the 200 KiB target rolls packs of 70 KiB entries").hasSizeGreaterThan(2);
+        List<String> recorded = new ArrayList<>();
+        for (Path pack : packs) {
+            RawPackFooter footer = footer(pack);
+            assertThat(footer.hasEntrySha256()).as(pack.toString()).isTrue();
+            for (int i = 0; i < footer.entryCount(); i++) {
+                assertRecordsPayloadSha256(pack, footer, i);
+                recorded.add(HexFormat.of().formatHex(footer.entrySha256(i).orElseThrow()));
+            }
+            assertThat(new RawPackVerifier(RawPackReader.withAllFeatures()).verify(open(pack)))
+                    .isEmpty();
+        }
+        assertThat(recorded)
+                .as("each content stored once, shared copies adding no entries")
+                .doesNotHaveDuplicates()
+                .hasSize(6);
+    }
+
+    @Test
+    void aPackKeptOpenAcrossACheckpointKeepsItsEntryHashes() throws IOException {
+        WriterHarness harness =
+                new WriterHarness(base, RollPolicy.SIZE_OR_TIME, 64 * MIB, ExactSharing.WITHIN_SUBTASK, 100);
+        WriterStateSerializer serializer = harness.stateSerializer();
+        RawPackSinkWriter failed = harness.writer();
+        failed.write(blob(0, Placement.PACKED, 1, PACKED), null);
+        failed.write(blob(1, Placement.PACKED, 2, PACKED), null);
+        byte[] checkpoint = serializer.serialize(single(failed.snapshotState(1)));
+        failed.close();
+
+        Path pack = restoreWriteAndSeal(
+                harness,
+                List.of(serializer.deserialize(serializer.getVersion(), checkpoint)),
+                blob(2, Placement.PACKED, 3, PACKED));
+
+        RawPackFooter footer = footer(pack);
+        assertThat(footer.entryCount()).isEqualTo(3);
+        for (int i = 0; i < 3; i++) {
+            assertRecordsPayloadSha256(pack, footer, i);
+        }
+    }
+
+    @Test
+    void aPackCheckpointedWithSharingOffRecordsNoHashForItsEarlierEntriesOnceSharingIsOn() throws IOException {
+        WriterHarness off = new WriterHarness(base, RollPolicy.SIZE_OR_TIME, 64 * MIB, ExactSharing.OFF, 100);
+        RawPackSinkWriter before = off.writer();
+        before.write(blob(0, Placement.PACKED, 1, PACKED), null);
+        List<WriterState> checkpoint = before.snapshotState(1);
+        before.close();
+
+        WriterHarness on = new WriterHarness(base, RollPolicy.SIZE_OR_TIME, 64 * MIB, ExactSharing.WITHIN_SUBTASK, 100);
+        Path pack = restoreWriteAndSeal(on, checkpoint, blob(1, Placement.PACKED, 2, PACKED));
+
+        RawPackFooter footer = footer(pack);
+        assertThat(footer.hasEntrySha256()).isTrue();
+        assertThat(footer.entrySha256(0))
+                .as("written before hashes were recorded")
+                .isEmpty();
+        assertRecordsPayloadSha256(pack, footer, 1);
+    }
+
+    /**
+     * Restores a writer from {@code checkpoint}, writes {@code blob}, seals the set as at end of
+     * input, commits it and returns its one pack.
+     */
+    private Path restoreWriteAndSeal(WriterHarness harness, List<WriterState> checkpoint, PlacedBlob blob)
+            throws IOException {
+        BlobSetCommittable set;
+        try (RawPackSinkWriter writer = harness.restore(checkpoint)) {
+            writer.write(blob, null);
+            writer.flush(true);
+            set = single(writer.prepareCommit());
+        }
+        commit(List.of(set));
+        return single(packs(List.of(set)));
+    }
+
     private WriterHarness sharing(ExactSharing sharing, int indexSize) throws IOException {
         return new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 64 * MIB, sharing, indexSize);
     }
@@ -248,9 +360,43 @@ class ExactSharingWriterTest {
         return bytes;
     }
 
-    private static BlobSetCommittable single(Collection<BlobSetCommittable> committables) {
-        assertThat(committables).hasSize(1);
-        return committables.iterator().next();
+    private static <T> T single(Collection<T> items) {
+        assertThat(items).hasSize(1);
+        return items.iterator().next();
+    }
+
+    /** The committed Raw Pack files of {@code sets}. */
+    private List<Path> packs(List<BlobSetCommittable> sets) {
+        List<Path> packs = new ArrayList<>();
+        for (BlobSetCommittable set : sets) {
+            for (PendingSidecar sidecar : set.sidecars()) {
+                if (sidecar.kind() == SidecarKind.RAW_PACK) {
+                    packs.add(base.resolve(set.blobSet()).resolve(BlobSets.sidecarFileName(sidecar.sidecarId())));
+                }
+            }
+        }
+        return packs;
+    }
+
+    private static ReadableObject open(Path pack) throws IOException {
+        return new LocalBlobStorage().open(pack.toUri());
+    }
+
+    private static RawPackFooter footer(Path pack) throws IOException {
+        try (ReadableObject object = open(pack)) {
+            return RawPackReader.withAllFeatures().readFooter(object);
+        }
+    }
+
+    /** The footer records, for entry {@code entry}, the SHA-256 of the payload bytes the entry names. */
+    private static void assertRecordsPayloadSha256(Path pack, RawPackFooter footer, int entry) throws IOException {
+        byte[] bytes = Files.readAllBytes(pack);
+        int from = Math.toIntExact(footer.entryOffset(entry));
+        byte[] payload = Arrays.copyOfRange(bytes, from, from + Math.toIntExact(footer.entryLength(entry)));
+        assertThat(footer.entrySha256(entry))
+                .as("entry %d of %s", entry, pack)
+                .map(HexFormat.of()::formatHex)
+                .contains(HexFormat.of().formatHex(ContentId.newDigest().digest(payload)));
     }
 
     private List<DescriptorRow> manifestRows(String blobSet) throws IOException {

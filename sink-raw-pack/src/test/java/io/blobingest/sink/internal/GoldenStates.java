@@ -13,9 +13,11 @@ import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
 import org.apache.flink.core.fs.RecoverableWriter.ResumeRecoverable;
 
 /**
- * The values behind the VERSION_1 golden files in {@code src/test/resources/serializer/}. The
- * files were written once, with recoverables of Flink's local file system for files under {@link
- * #BASE}, and must never be regenerated: they prove that bytes written by VERSION_1 still read.
+ * The values behind the golden files in {@code src/test/resources/serializer/}. The files were
+ * written once, with recoverables of Flink's local file system for files under {@link #BASE}, and
+ * must never be regenerated: they prove that bytes written by each version still read. ({@code
+ * blob-set-writer-state-v2.bin} is the VERSION_1 file's state, read and given {@link
+ * #openPackStateWithHashes()}, written by VERSION_2.)
  */
 final class GoldenStates {
 
@@ -91,6 +93,15 @@ final class GoldenStates {
                 new long[] {16, 26},
                 new long[] {10, 20},
                 new int[] {0x1234_5678, 0xFEDC_BA98});
+    }
+
+    /** {@link #openPackState()} as a writer recording entry hashes has it: entry 0's known, entry 1's not. */
+    static RawPackWriterState openPackStateWithHashes() {
+        byte[] sha256 = new byte[32];
+        for (int i = 0; i < sha256.length; i++) {
+            sha256[i] = (byte) (0xA0 + i);
+        }
+        return openPackState().withEntrySha256(new byte[][] {sha256, null});
     }
 
     static BlobSetCommittable committable(

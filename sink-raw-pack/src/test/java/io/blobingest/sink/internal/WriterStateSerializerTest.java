@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 class WriterStateSerializerTest {
 
     private static final String BLOB_SET_V1 = "blob-set-writer-state-v1.bin";
+    private static final String BLOB_SET_V2 = "blob-set-writer-state-v2.bin";
     private static final String SHARED_OBJECTS_V2 = "writer-state-shared-objects-v2.bin";
 
     private final RecoverableWriter local = BlobSetCommittableSerializerTest.localWriter();
@@ -54,18 +55,29 @@ class WriterStateSerializerTest {
     }
 
     @Test
-    void version2WritesAnOpenBlobSetAsTagZeroAndTheVersion1Layout() throws IOException {
-        byte[] v1 = GoldenBytes.read(BLOB_SET_V1);
-        WriterState state = serializer.deserialize(WriterStateSerializer.VERSION_1, v1);
+    void version2BytesOfAnOpenBlobSetTagZeroAndTheBlobSetVersion1LayoutStillRead() throws IOException {
+        byte[] v2 = tagZero(GoldenBytes.read(BLOB_SET_V1));
 
-        byte[] v2 = serializer.serialize(state);
+        WriterState state = serializer.deserialize(WriterStateSerializer.VERSION_2, v2);
 
-        assertThat(serializer.getVersion()).isEqualTo(WriterStateSerializer.VERSION_2);
-        assertThat(v2[0]).isZero();
-        assertThat(java.util.Arrays.copyOfRange(v2, 1, v2.length)).isEqualTo(v1);
-        assertThat(serializer.deserialize(WriterStateSerializer.VERSION_2, v2))
+        assertThat(state).isInstanceOfSatisfying(BlobSetWriterState.class, open -> {
+            assertThat(open.openPack().pack()).isEqualTo(GoldenStates.openPackState());
+            assertSameRows(open.rows(), GoldenStates.rows());
+        });
+    }
+
+    @Test
+    void version3WritesAnOpenBlobSetAsTagZeroAndTheBlobSetVersion2Layout() throws IOException {
+        byte[] blobSetV2 = GoldenBytes.read(BLOB_SET_V2);
+        byte[] v3 = tagZero(blobSetV2);
+        WriterState state = serializer.deserialize(WriterStateSerializer.VERSION_3, v3);
+
+        assertThat(serializer.getVersion()).isEqualTo(WriterStateSerializer.VERSION_3);
+        assertThat(state)
                 .isInstanceOfSatisfying(
-                        BlobSetWriterState.class, open -> assertSameRows(open.rows(), GoldenStates.rows()));
+                        BlobSetWriterState.class,
+                        open -> assertThat(open.openPack().pack()).isEqualTo(GoldenStates.openPackStateWithHashes()));
+        assertThat(serializer.serialize(state)).isEqualTo(v3);
     }
 
     @Test
@@ -77,18 +89,33 @@ class WriterStateSerializerTest {
     }
 
     @Test
+    void version3KeepsVersion2sSharedObjectsLayout() throws IOException {
+        assertThat(serializer.deserialize(WriterStateSerializer.VERSION_3, GoldenBytes.read(SHARED_OBJECTS_V2)))
+                .isEqualTo(sharedObjects());
+    }
+
+    @Test
     void currentVersionWritesTheGoldenSharedObjectsBytes() throws IOException {
         assertThat(serializer.serialize(sharedObjects())).isEqualTo(GoldenBytes.read(SHARED_OBJECTS_V2));
     }
 
     @Test
     void unknownVersionsAndPartsAreRejected() {
-        assertThatThrownBy(() -> serializer.deserialize(3, new byte[] {0}))
+        assertThatThrownBy(() -> serializer.deserialize(4, new byte[] {0}))
                 .isInstanceOf(IOException.class)
-                .hasMessage("unknown writer state version: expected 1 or 2, found 3");
-        assertThatThrownBy(() -> serializer.deserialize(WriterStateSerializer.VERSION_2, new byte[] {7}))
+                .hasMessage("unknown writer state version: expected 1, 2 or 3, found 4");
+        assertThatThrownBy(() -> serializer.deserialize(WriterStateSerializer.VERSION_3, new byte[] {7}))
                 .isInstanceOf(IOException.class)
                 .hasMessage("unknown writer state part: expected tag 0 or 1, found 7");
+        assertThatThrownBy(() -> serializer.deserialize(WriterStateSerializer.VERSION_3, new byte[0]))
+                .isInstanceOf(IOException.class)
+                .hasMessage("writer state version 3 is empty: expected a tag byte");
+    }
+
+    private static byte[] tagZero(byte[] body) {
+        byte[] tagged = new byte[body.length + 1];
+        System.arraycopy(body, 0, tagged, 1, body.length);
+        return tagged;
     }
 
     private static byte[] sha256(String text) {
