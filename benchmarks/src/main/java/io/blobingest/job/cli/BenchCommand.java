@@ -111,6 +111,12 @@ public final class BenchCommand implements Callable<Integer> {
     boolean profile;
 
     @Option(
+            names = "--profile-wall",
+            description = "Like --profile, but sample wall-clock time: every thread whether it runs or waits, so what a"
+                    + " task thread waits for (a checkpoint, a lock, I/O) shows, not only what it computes.")
+    boolean profileWall;
+
+    @Option(
             names = "--s3",
             description = "Also read the small and frames workloads' sample back over s3://: an S3 server in the read"
                     + " side's JVM behind a latency-injecting proxy; Object Layer batches, one at a time, Lance's"
@@ -169,7 +175,7 @@ public final class BenchCommand implements Callable<Integer> {
                     WorkloadOutcome outcome = runner.run(workload);
                     outcomes.add(outcome);
                     print(outcome);
-                    if (profile) {
+                    if (profile || profileWall) {
                         printProfiles(outcome, runner.children(workload));
                     }
                 }
@@ -234,7 +240,8 @@ public final class BenchCommand implements Callable<Integer> {
                 checkpointInterval,
                 readSample,
                 seed,
-                profile,
+                profile || profileWall,
+                profileWall,
                 s3Settings(),
                 freshnessIntervals());
     }

@@ -59,6 +59,7 @@ public final class BenchRunner {
             int readSample,
             long seed,
             boolean profile,
+            boolean profileWallClock,
             Optional<S3Settings> s3,
             List<Duration> freshnessIntervals) {
 
@@ -136,7 +137,7 @@ public final class BenchRunner {
     }
 
     public ChildJvm children(BenchWorkload workload) {
-        return new ChildJvm(directory(workload).resolve("jvms"), settings.profile());
+        return new ChildJvm(directory(workload).resolve("jvms"), settings.profile(), settings.profileWallClock());
     }
 
     public WorkloadOutcome run(BenchWorkload workload) throws IOException, InterruptedException, ExecutionException {

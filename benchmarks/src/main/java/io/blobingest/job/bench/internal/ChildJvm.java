@@ -22,14 +22,17 @@ public final class ChildJvm {
 
     private final Path directory;
     private final boolean profile;
+    private final boolean wallClock;
 
     /**
      * @param directory where each child's log, result file and (with {@code profile}) profile go
      * @param profile sample each child with async-profiler ({@link ChildProfiler})
+     * @param wallClock with {@code profile}: sample wall-clock time, waiting included, not CPU
      */
-    public ChildJvm(Path directory, boolean profile) {
+    public ChildJvm(Path directory, boolean profile, boolean wallClock) {
         this.directory = directory;
         this.profile = profile;
+        this.wallClock = wallClock;
     }
 
     /** Where the CPU of {@code contender} went ({@link ChildProfiler}), if it was profiled. */
@@ -78,6 +81,7 @@ public final class ChildJvm {
         }
         if (profile) {
             command.add("-D" + ChildProfiler.FILES_PROPERTY + "=" + directory.resolve(name));
+            command.add("-D" + ChildProfiler.WALL_CLOCK_PROPERTY + "=" + wallClock);
             // Debug info at every instruction, not only at safepoints: inlined Java frames attributed right.
             command.add("-XX:+UnlockDiagnosticVMOptions");
             command.add("-XX:+DebugNonSafepoints");

@@ -30,6 +30,8 @@ final class ChildProfiler {
 
     /** Set by {@link ChildJvm} when profiling: the profile's files are this path plus their suffixes. */
     static final String FILES_PROPERTY = "blob-ingest.bench.profile";
+    /** Set to {@code true}: sample wall-clock time instead of CPU. */
+    static final String WALL_CLOCK_PROPERTY = "blob-ingest.bench.profile.wall-clock";
 
     static final String SUMMARY_SUFFIX = ".profile.txt";
     /** The line that marks the steady phase's start on standard input. */
@@ -42,14 +44,16 @@ final class ChildProfiler {
     private final AsyncProfiler profiler;
     private final Path files;
     private final String event;
+    private final boolean wallClock;
     private List<String> steadyFrom;
     private List<String> steadyTo;
     private Exception markFailure;
 
-    private ChildProfiler(AsyncProfiler profiler, Path files, String event) {
+    private ChildProfiler(AsyncProfiler profiler, Path files, String event, boolean wallClock) {
         this.profiler = profiler;
         this.files = files;
         this.event = event;
+        this.wallClock = wallClock;
     }
 
     /**
@@ -73,16 +77,24 @@ final class ChildProfiler {
                             + e.getMessage()));
             return Optional.empty();
         }
+        boolean wallClock = Boolean.getBoolean(WALL_CLOCK_PROPERTY);
         String event;
-        try {
-            profiler.execute("start,event=cpu,interval=" + ProfileSummary.SAMPLE_INTERVAL.toNanos() + ",threads");
-            event = "cpu (perf_events: kernel frames included)";
-        } catch (IllegalStateException perfEventsRefused) {
-            // setitimer needs no permission but sees no kernel frames: the kernel's share shows as 0.
-            profiler.execute("start,event=itimer,interval=" + ProfileSummary.SAMPLE_INTERVAL.toNanos() + ",threads");
-            event = "itimer (no kernel frames: event cpu was refused: " + perfEventsRefused.getMessage() + ")";
+        if (wallClock) {
+            // Every thread sampled whether it runs or waits: what a task thread waits for shows.
+            profiler.execute("start,event=wall,interval=" + ProfileSummary.SAMPLE_INTERVAL.toNanos() + ",threads");
+            event = "wall (every thread, running or waiting)";
+        } else {
+            try {
+                profiler.execute("start,event=cpu,interval=" + ProfileSummary.SAMPLE_INTERVAL.toNanos() + ",threads");
+                event = "cpu (perf_events: kernel frames included)";
+            } catch (IllegalStateException perfEventsRefused) {
+                // setitimer needs no permission but sees no kernel frames: the kernel's share shows as 0.
+                profiler.execute(
+                        "start,event=itimer,interval=" + ProfileSummary.SAMPLE_INTERVAL.toNanos() + ",threads");
+                event = "itimer (no kernel frames: event cpu was refused: " + perfEventsRefused.getMessage() + ")";
+            }
         }
-        ChildProfiler started = new ChildProfiler(profiler, files, event);
+        ChildProfiler started = new ChildProfiler(profiler, files, event, wallClock);
         Thread marks = new Thread(started::readSteadyMarks, "steady-phase-marks");
         marks.setDaemon(true);
         marks.start();
@@ -134,7 +146,7 @@ final class ChildProfiler {
                 summary.samples(),
                 event));
         lines.add("collapsed stacks " + collapsedFile + ", flame graph " + flameGraph);
-        lines.addAll(summary.lines(SUMMARY_LIMIT));
+        lines.addAll(summary.lines(SUMMARY_LIMIT, wallClock));
         lines.add("");
         if (steadyFrom != null && steadyTo != null) {
             List<String> steady = CollapsedStacks.minus(steadyTo, steadyFrom);
@@ -147,7 +159,7 @@ final class ChildProfiler {
                             + " collapsed stacks %s",
                     steadySummary.samples(),
                     steadyFile));
-            lines.addAll(steadySummary.lines(SUMMARY_LIMIT));
+            lines.addAll(steadySummary.lines(SUMMARY_LIMIT, wallClock));
         } else {
             lines.add("steady phase: not marked (the run had none, or was too short for the bench to see it)");
         }

@@ -208,13 +208,24 @@ final class ProfileSummary {
         return samples == 0 ? 0 : (double) categories.getOrDefault(category, 0L) / samples;
     }
 
-    /** The report: categories first (then a blank line), then the details, each list cut at {@code limit}. */
+    /** The report of CPU samples; see {@link #lines(int, boolean)}. */
     List<String> lines(int limit) {
+        return lines(limit, false);
+    }
+
+    /**
+     * The report: categories first (then a blank line), then the details, each list cut at {@code
+     * limit}.
+     *
+     * @param wallClock the samples are wall-clock ones (every thread, waiting included), not CPU
+     */
+    List<String> lines(int limit, boolean wallClock) {
+        String measure = wallClock ? "wall-clock time" : "CPU";
         List<String> lines = new ArrayList<>();
-        lines.add("where the CPU went (GC and JIT threads whole; elsewhere by the frame on top):");
+        lines.add("where the " + measure + " went (GC and JIT threads whole; elsewhere by the frame on top):");
         lines.addAll(top(categories, Integer.MAX_VALUE));
         lines.add("");
-        lines.add("CPU by thread role (one sample = " + SAMPLE_INTERVAL.toMillis() + " ms):");
+        lines.add(measure + " by thread role (one sample = " + SAMPLE_INTERVAL.toMillis() + " ms):");
         byCount(roles)
                 .forEach(entry -> lines.add(String.format(
                         Locale.ROOT,

@@ -105,6 +105,18 @@ class ProfileSummaryTest {
     }
 
     @Test
+    void aWallClockReportSaysTimeWhereACpuReportSaysCpu() {
+        ProfileSummary summary = ProfileSummary.of(COLLAPSED);
+
+        assertThat(summary.lines(3, true))
+                .contains(
+                        "where the wall-clock time went (GC and JIT threads whole; elsewhere by the frame on top):",
+                        "wall-clock time by thread role (one sample = 10 ms):")
+                .noneMatch(line -> line.contains("CPU"));
+        assertThat(summary.lines(3)).contains("CPU by thread role (one sample = 10 ms):");
+    }
+
+    @Test
     void packageGroupsKeepThreePartsUnderOrgApacheAndLumpTheJdk() {
         assertThat(ProfileSummary.packageGroup("org/apache/kafka/common/record/DefaultRecord.readFrom"))
                 .isEqualTo("org.apache.kafka");
