@@ -15,6 +15,7 @@ import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.Failures;
+import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
@@ -53,9 +54,9 @@ import org.junit.jupiter.api.io.TempDir;
  * open sets, some first copies among them) and across a cancel and a restart from the retained
  * checkpoint, both unbounded. Afterwards every input is exactly one descriptor and one Lance row, byte-exact; each
  * distinct content is stored once: every row carrying it names the same stored object; every pack's
- * footer records each entry's SHA-256, which {@code pack verify} checks; and after
- * {@code gc --delete} every descriptor still resolves (a shared object is alive while a manifest
- * names it).
+ * footer records each entry's SHA-256, which {@code pack verify} checks; the job's sharing index
+ * accumulator counts no more objects than there are distinct contents; and after {@code gc
+ * --delete} every descriptor still resolves (a shared object is alive while a manifest names it).
  */
 class ExactSharingITCase {
 
@@ -115,12 +116,19 @@ class ExactSharingITCase {
         StreamExecutionEnvironment second = StreamExecutionEnvironment.getExecutionEnvironment(restarted);
         IngestJob.build(second, restarted, new LanceOutputITCase.FailMidPackWrite(runId));
         JobClient restart = second.executeAsync("exact sharing, restarted from the retained checkpoint");
+        long indexEntries;
         try {
             Await.until(
                     () -> lanceRows(datasetUri) >= WORKLOAD.count()
                             && KAFKA.drainCommitted(descriptorTopic).size() >= WORKLOAD.count(),
                     "every input in the Lance dataset and on the descriptor topic",
                     DEADLINE);
+            // A running job's accumulators reach the client with the TaskManager's heartbeats.
+            Await.until(
+                    () -> sharingIndexEntries(restart) > 0,
+                    "the sharing index size in the job's accumulators",
+                    DEADLINE);
+            indexEntries = sharingIndexEntries(restart);
         } finally {
             restart.cancel().get();
         }
@@ -151,6 +159,11 @@ class ExactSharingITCase {
                         .count()
                 - objectsByContent.size();
         assertThat(sharedRows).as("rows naming an object another row stored").isGreaterThan(100);
+        assertThat(indexEntries)
+                .as("objects the writers' indexes remember: each a distinct stored content, at most the index size"
+                        + " per subtask")
+                .isLessThanOrEqualTo(objectsByContent.size())
+                .isLessThanOrEqualTo((long) config.get(RawPackSinkOptions.EXACT_SHARING_INDEX_SIZE) * PARTITIONS);
         assertThat(manifestsRequiring(base, BlobFeatures.BLOB_SHARED_OBJECT))
                 .as("manifests whose rows share an object of an earlier blob set")
                 .isPositive();
@@ -180,6 +193,15 @@ class ExactSharingITCase {
                 () -> Failures.fired(runId, Failures.Point.MID_PACK_WRITE) && lanceRows(datasetUri) >= rows,
                 "the injected failure and " + rows + " rows in " + datasetUri,
                 DEADLINE);
+    }
+
+    private static long sharingIndexEntries(JobClient job) {
+        try {
+            Object entries = job.getAccumulators().get().get(RawPackSink.SHARING_INDEX_ENTRIES_ACCUMULATOR);
+            return entries == null ? 0 : (Long) entries;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the accumulators of job " + job.getJobID(), e);
+        }
     }
 
     private static long lanceRows(String datasetUri) {

@@ -9,6 +9,8 @@ import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.sink.RawPackSink;
+import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.manifest.DescriptorManifestWriter;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -17,8 +19,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.util.OptionalFailure;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -251,10 +258,66 @@ class RunSummaryTest {
     }
 
     @Test
+    void formatShowsTheSharingIndexAfterTheSharedLine() throws IOException {
+        RunBaseline baseline = baseline();
+        writeSidecar("set-a", 1, 2048);
+        writeManifest("set-a", List.of(packed("set-a", 0, 1024, 1), packed("set-a", 0, 1024, 1)));
+
+        String text = RunSummary.of(
+                        baseline, Duration.ofSeconds(1), TARGET, Map.of(), new RunSummary.SharingIndex(1234, 100_000))
+                .format();
+
+        assertThat(text.lines().toList())
+                .containsSubsequence(
+                        "  shared              1 blobs    1.0 KiB not stored again (exact sharing)",
+                        "  sharing index 1,234 objects remembered (at most 100,000 per subtask)",
+                        "  external            0 references");
+    }
+
+    @Test
+    void formatShowsTheSharingIndexWhenSharingWasOnEvenIfNothingWasShared() throws IOException {
+        RunBaseline baseline = baseline();
+        writeSidecar("set-a", 1, 2048);
+        writeManifest("set-a", List.of(packed("set-a", 0, 1024, 1)));
+
+        List<String> lines = RunSummary.of(
+                        baseline, Duration.ofSeconds(1), TARGET, Map.of(), new RunSummary.SharingIndex(1, 50))
+                .format()
+                .lines()
+                .toList();
+
+        assertThat(lines).contains("  sharing index 1 objects remembered (at most 50 per subtask)");
+        assertThat(lines).noneMatch(line -> line.startsWith("  shared "));
+        assertThat(summary(baseline).format()).as("sharing off").doesNotContain("sharing index");
+    }
+
+    @Test
+    void theSharingIndexOfAFinishedJobIsItsAccumulatorAndTheConfiguredIndexSize() throws IOException {
+        RunBaseline baseline = baseline();
+        Configuration config = new Configuration();
+        config.set(RawPackSinkOptions.EXACT_SHARING_INDEX_SIZE, 5000);
+
+        RunSummary sharing = RunSummary.of(
+                baseline, finishedJob(Map.of(RawPackSink.SHARING_INDEX_ENTRIES_ACCUMULATOR, 7321L)), config);
+        RunSummary notSharing = RunSummary.of(baseline, finishedJob(Map.of()), config);
+
+        assertThat(sharing.sharingIndex()).contains(new RunSummary.SharingIndex(7321, 5000));
+        assertThat(notSharing.sharingIndex())
+                .as("no accumulator: sharing was off")
+                .isEmpty();
+    }
+
+    @Test
     void sizesUseBinaryUnits() {
         assertThat(RunSummary.size(1023)).isEqualTo("1023 B");
         assertThat(RunSummary.size(1024)).isEqualTo("1.0 KiB");
         assertThat(RunSummary.size(1536L * 1024 * 1024)).isEqualTo("1.5 GiB");
+    }
+
+    private static JobExecutionResult finishedJob(Map<String, Object> accumulators) {
+        Map<String, OptionalFailure<Object>> results = new HashMap<>();
+        accumulators.forEach((name, value) -> results.put(name, OptionalFailure.of(value)));
+        return new JobExecutionResult(new JobID(), 1000, results);
     }
 
     private static RunSummary summary(RunBaseline baseline) throws IOException {

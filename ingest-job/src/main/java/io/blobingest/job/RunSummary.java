@@ -5,6 +5,7 @@ import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -39,6 +41,8 @@ import org.apache.flink.core.fs.Path;
  * sidecar and, for Packed, position) was named by a row counted before it, or lies in a blob set
  * this run did not commit (an earlier run stored it); its size is saved bytes. Shared rows count in
  * their kind like any other, but the packs and sidecars of earlier runs' sets are not this run's.
+ * The size of the writers' sharing indexes comes from the job too (an accumulator, see {@link
+ * SharingIndex}).
  */
 public final class RunSummary {
 
@@ -46,6 +50,16 @@ public final class RunSummary {
 
     /** Blobs of one kind and their logical bytes. */
     public record KindTotals(long blobs, long bytes) {}
+
+    /**
+     * Exact sharing's index at the end of a run: the objects the writer subtasks remembered, each
+     * as of the last blob set it committed (the job accumulator {@link
+     * RawPackSink#SHARING_INDEX_ENTRIES_ACCUMULATOR}), summed, and the most one subtask remembers.
+     *
+     * @param entries objects remembered by all writer subtasks together
+     * @param perSubtaskLimit {@code sink.raw-pack.exact-sharing.index-size}
+     */
+    public record SharingIndex(long entries, int perSubtaskLimit) {}
 
     private final Map<BlobKind, KindTotals> kinds;
     private final int blobSets;
@@ -58,8 +72,15 @@ public final class RunSummary {
     private final long packTargetBytes;
     private final Duration elapsed;
     private final Map<DeadLetterCode, Long> deadLetters;
+    /** Null: sharing off, or not known (no job result). */
+    private final SharingIndex sharingIndex;
 
-    private RunSummary(Tally tally, long packTargetBytes, Duration elapsed, Map<DeadLetterCode, Long> deadLetters) {
+    private RunSummary(
+            Tally tally,
+            long packTargetBytes,
+            Duration elapsed,
+            Map<DeadLetterCode, Long> deadLetters,
+            SharingIndex sharingIndex) {
         this.kinds = Collections.unmodifiableMap(new EnumMap<>(tally.kinds));
         this.blobSets = tally.blobSets;
         this.packs = tally.packs.size();
@@ -73,29 +94,56 @@ public final class RunSummary {
         // EnumMap's copy constructor refuses an empty map that is not an EnumMap.
         this.deadLetters = Collections.unmodifiableMap(
                 deadLetters.isEmpty() ? new EnumMap<>(DeadLetterCode.class) : new EnumMap<>(deadLetters));
+        this.sharingIndex = sharingIndex;
     }
 
     /**
      * The summary of a finished job: its manifests since {@code baseline}, its net runtime, its
-     * dead-letter accumulators and the pack target size of {@code config}.
+     * dead-letter and sharing index accumulators, and the pack target size and sharing index size of
+     * {@code config}.
      */
     public static RunSummary of(RunBaseline baseline, JobExecutionResult result, ReadableConfig config)
             throws IOException {
+        Map<String, Object> accumulators = result.getAllAccumulatorResults();
+        // Present exactly when the sink ran with exact sharing.
+        SharingIndex sharingIndex =
+                accumulators.get(RawPackSink.SHARING_INDEX_ENTRIES_ACCUMULATOR) instanceof Long entries
+                        ? new SharingIndex(entries, config.get(RawPackSinkOptions.EXACT_SHARING_INDEX_SIZE))
+                        : null;
         return of(
                 baseline,
                 Duration.ofMillis(result.getNetRuntime()),
                 config.get(RawPackSinkOptions.PACK_TARGET_SIZE).getBytes(),
-                CountDeadLetters.countsByCode(result.getAllAccumulatorResults()));
+                CountDeadLetters.countsByCode(accumulators),
+                sharingIndex);
+    }
+
+    /**
+     * A summary without the sharing index, for a job that has not finished (it has no accumulator
+     * results yet) or that runs without exact sharing.
+     *
+     * @see #of(RunBaseline, Duration, long, Map, SharingIndex)
+     */
+    public static RunSummary of(
+            RunBaseline baseline, Duration elapsed, long packTargetBytes, Map<DeadLetterCode, Long> deadLetters)
+            throws IOException {
+        return of(baseline, elapsed, packTargetBytes, deadLetters, null);
     }
 
     /**
      * @param elapsed the run's duration, for the rates
      * @param packTargetBytes {@code sink.raw-pack.pack-target-size}, for the fill ratio
      * @param deadLetters dead letters per code (codes without any may be absent)
+     * @param sharingIndex exact sharing's index at the end of the run; null when sharing was off or
+     *     the size is not known
      * @throws IOException if a manifest cannot be read or a sidecar it names is missing
      */
     public static RunSummary of(
-            RunBaseline baseline, Duration elapsed, long packTargetBytes, Map<DeadLetterCode, Long> deadLetters)
+            RunBaseline baseline,
+            Duration elapsed,
+            long packTargetBytes,
+            Map<DeadLetterCode, Long> deadLetters,
+            SharingIndex sharingIndex)
             throws IOException {
         Objects.requireNonNull(elapsed, "elapsed");
         if (packTargetBytes <= 0) {
@@ -106,7 +154,7 @@ public final class RunSummary {
         for (Path manifest : manifests) {
             tally.add(manifest);
         }
-        return new RunSummary(tally, packTargetBytes, elapsed, deadLetters);
+        return new RunSummary(tally, packTargetBytes, elapsed, deadLetters, sharingIndex);
     }
 
     /** Blobs and logical bytes per kind; every kind is present. */
@@ -172,6 +220,11 @@ public final class RunSummary {
         return sharedBytes;
     }
 
+    /** Exact sharing's index at the end of the run; empty when sharing was off or the size is not known. */
+    public Optional<SharingIndex> sharingIndex() {
+        return Optional.ofNullable(sharingIndex);
+    }
+
     public Duration elapsed() {
         return elapsed;
     }
@@ -197,7 +250,8 @@ public final class RunSummary {
 
     /**
      * The summary as the {@code run} command prints it, one fact per line; the {@code shared} line
-     * only when a descriptor was shared.
+     * only when a descriptor was shared, the {@code sharing index} line whenever its size is known
+     * (sharing was on), even if nothing was shared.
      */
     public String format() {
         StringBuilder text = new StringBuilder();
@@ -224,6 +278,13 @@ public final class RunSummary {
                     "  shared     %,10d blobs %10s not stored again (exact sharing)",
                     sharedBlobs,
                     size(sharedBytes));
+        }
+        if (sharingIndex != null) {
+            line(
+                    text,
+                    "  sharing index %,d objects remembered (at most %,d per subtask)",
+                    sharingIndex.entries(),
+                    sharingIndex.perSubtaskLimit());
         }
         line(text, "  external   %,10d references", blobs(BlobKind.EXTERNAL));
         line(text, "  dead letters %d%s", deadLetterTotal(), deadLetterCodes());

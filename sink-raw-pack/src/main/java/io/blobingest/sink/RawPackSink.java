@@ -78,6 +78,13 @@ public final class RawPackSink
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * With exact sharing and a descriptor sink or output: the name of the job accumulator holding
+     * the objects the writers' sharing indexes remember, a {@code Long}, each subtask's index as of
+     * the last blob set it committed since the task (re)started, summed over the subtasks.
+     */
+    public static final String SHARING_INDEX_ENTRIES_ACCUMULATOR = "sharing.index-entries";
+
     private final SinkSettings settings;
     private final Sink<DescriptorRow> descriptorSink;
     private final DescriptorDeliveryCheck deliveryCheck;

@@ -34,6 +34,7 @@ class DemoCommandITCase {
                 // partition); a restart mid-run forgets the open set's objects, so only "some" is asserted.
                 .containsPattern(
                         "shared +[1-9][\\d,]* blobs +[1-9][\\d.]* (B|KiB|MiB) not stored again \\(exact sharing\\)")
+                .containsPattern("sharing index [1-9][\\d,]* objects remembered \\(at most 100,000 per subtask\\)")
                 .containsPattern("external +3 references")
                 .contains("null-value 1", "bad-range 1", "bad-uri 2", "uri-not-allowed 1", "too-large 1")
                 .contains("ingest-mode External records: 1 fetched, placed and read back")

@@ -15,6 +15,8 @@ import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
  * @param sidecars every Raw Pack and Dedicated sidecar of the set, in the order they were closed
  * @param manifestLength the manifest file's length in bytes
  * @param manifest what the file system needs to publish the manifest
+ * @param sharingIndexEntries the objects the writer's exact sharing index remembered when it sealed
+ *     the set, or {@link #NO_SHARING_INDEX}: sharing off, or a committable read from version 1 bytes
  */
 public record BlobSetCommittable(
         String basePath,
@@ -22,7 +24,11 @@ public record BlobSetCommittable(
         long rowCount,
         List<PendingSidecar> sidecars,
         long manifestLength,
-        CommitRecoverable manifest) {
+        CommitRecoverable manifest,
+        long sharingIndexEntries) {
+
+    /** {@link #sharingIndexEntries} of a set sealed without exact sharing, or whose index size is not known. */
+    public static final long NO_SHARING_INDEX = -1;
 
     public BlobSetCommittable {
         Objects.requireNonNull(basePath, "basePath");
@@ -32,6 +38,15 @@ public record BlobSetCommittable(
         if (rowCount < 1) {
             throw new IllegalArgumentException("a committed blob set has at least one row, found " + rowCount);
         }
+        if (sharingIndexEntries < NO_SHARING_INDEX) {
+            throw new IllegalArgumentException("blob set '" + blobSet + "': sharing index entries must be >= 0, or "
+                    + NO_SHARING_INDEX + " without an index, found " + sharingIndexEntries);
+        }
+    }
+
+    /** This set as sealed by a writer whose exact sharing index then remembered {@code entries} objects. */
+    public BlobSetCommittable withSharingIndexEntries(long entries) {
+        return new BlobSetCommittable(basePath, blobSet, rowCount, sidecars, manifestLength, manifest, entries);
     }
 
     public Path manifestPath() {

@@ -14,11 +14,15 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *
  * <p>VERSION_1: base path, blob set, row count, sidecars (id, kind, length, nested commit
  * recoverable), manifest length, nested manifest commit recoverable. See {@link CodecV1}.
+ *
+ * <p>VERSION_2: as VERSION_1, then the writer's sharing index size at the seal (a long, {@link
+ * BlobSetCommittable#NO_SHARING_INDEX} without sharing). VERSION_1 bytes read as a set without one.
  */
 public final class BlobSetCommittableSerializer implements SimpleVersionedSerializer<BlobSetCommittable> {
 
     public static final int VERSION_1 = 1;
-    public static final int CURRENT_VERSION = VERSION_1;
+    public static final int VERSION_2 = 2;
+    public static final int CURRENT_VERSION = VERSION_2;
 
     private final SimpleVersionedSerializer<CommitRecoverable> recoverables;
 
@@ -41,30 +45,34 @@ public final class BlobSetCommittableSerializer implements SimpleVersionedSerial
         CodecV1.writeSidecars(out, committable.sidecars(), recoverables);
         out.writeLong(committable.manifestLength());
         SimpleVersionedSerialization.writeVersionAndSerialize(recoverables, committable.manifest(), out);
+        out.writeLong(committable.sharingIndexEntries());
         return out.getCopyOfBuffer();
     }
 
     @Override
     public BlobSetCommittable deserialize(int version, byte[] serialized) throws IOException {
         return switch (version) {
-            case VERSION_1 -> readVersion1(new DataInputDeserializer(serialized));
+            case VERSION_1 -> read(VERSION_1, new DataInputDeserializer(serialized));
+            case VERSION_2 -> read(VERSION_2, new DataInputDeserializer(serialized));
             default ->
-                throw new IOException(
-                        "unknown blob set committable version: expected " + VERSION_1 + ", found " + version);
+                throw new IOException("unknown blob set committable version: expected " + VERSION_1 + " or " + VERSION_2
+                        + ", found " + version);
         };
     }
 
-    private BlobSetCommittable readVersion1(DataInputDeserializer in) throws IOException {
+    private BlobSetCommittable read(int version, DataInputDeserializer in) throws IOException {
         String basePath = CodecV1.readString(in);
         String blobSet = CodecV1.readString(in);
         long rowCount = in.readLong();
         List<PendingSidecar> sidecars = CodecV1.readSidecars(in, recoverables);
         long manifestLength = in.readLong();
         CommitRecoverable manifest = SimpleVersionedSerialization.readVersionAndDeSerialize(recoverables, in);
+        long sharingIndexEntries = version == VERSION_1 ? BlobSetCommittable.NO_SHARING_INDEX : in.readLong();
         if (in.available() != 0) {
             throw new IOException("blob set committable '" + blobSet + "' has " + in.available()
-                    + " trailing bytes after its version " + VERSION_1 + " fields");
+                    + " trailing bytes after its version " + version + " fields");
         }
-        return new BlobSetCommittable(basePath, blobSet, rowCount, sidecars, manifestLength, manifest);
+        return new BlobSetCommittable(
+                basePath, blobSet, rowCount, sidecars, manifestLength, manifest, sharingIndexEntries);
     }
 }

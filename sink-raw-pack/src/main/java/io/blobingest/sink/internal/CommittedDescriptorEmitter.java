@@ -2,6 +2,8 @@ package io.blobingest.sink.internal;
 
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.DescriptorDeliveryCheck;
+import io.blobingest.sink.ExactSharing;
+import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
 import java.util.function.Predicate;
@@ -46,6 +48,13 @@ import org.slf4j.LoggerFactory;
  * lose a committed epoch with the descriptor sink: they read {@link #ONCE}, where each committed
  * set's rows are emitted when it first arrives from the committer and not again when an aborted
  * descriptor transaction makes this operator send them to the descriptor sink a second time.
+ *
+ * <p>With exact sharing, this operator also keeps the job accumulator {@link
+ * RawPackSink#SHARING_INDEX_ENTRIES_ACCUMULATOR}: a writer cannot register accumulators, but each
+ * committed set carries the size of its writer's sharing index when it was sealed, and this
+ * operator runs once per writer subtask. Its value here is that of the latest set
+ * committed (an index never shrinks while its task runs), summed over the subtasks ({@link
+ * SumOfLatestValues}).
  */
 public final class CommittedDescriptorEmitter
         extends DeliveryCheckedEmitter<CommittableMessage<BlobSetCommittable>, EmittedBlobSet> {
@@ -65,6 +74,7 @@ public final class CommittedDescriptorEmitter
             new OutputTag<>("committed-descriptors-once", TypeInformation.of(DescriptorRow.class));
 
     private final boolean emitOnce;
+    private final boolean exactSharing;
 
     private transient StreamRecord<DescriptorRow> reuse;
     private transient Counter rowsEmitted;
@@ -72,11 +82,14 @@ public final class CommittedDescriptorEmitter
     private transient Counter blobSetsReEmitted;
     private transient Counter blobSetsNotDelivered;
     private transient boolean endOfInput;
+    /** Null when exact sharing is off. */
+    private transient SumOfLatestValues sharingIndexEntries;
 
     /** @param emitOnce whether to fill {@link #ONCE} as well (there are further descriptor outputs) */
     public CommittedDescriptorEmitter(SinkSettings settings, DescriptorDeliveryCheck deliveryCheck, boolean emitOnce) {
         super(deliveryCheck, PENDING_DELIVERIES, settings.basePath(), settings.allowOlderRestore(), "blob sets");
         this.emitOnce = emitOnce;
+        this.exactSharing = settings.exactSharing() != ExactSharing.OFF;
     }
 
     @Override
@@ -106,6 +119,10 @@ public final class CommittedDescriptorEmitter
         blobSetsEmitted = getMetricGroup().counter("blobSetsEmitted");
         blobSetsReEmitted = getMetricGroup().counter("blobSetsReEmitted");
         blobSetsNotDelivered = getMetricGroup().counter("blobSetsNotDelivered");
+        if (exactSharing) {
+            sharingIndexEntries = new SumOfLatestValues();
+            getRuntimeContext().addAccumulator(RawPackSink.SHARING_INDEX_ENTRIES_ACCUMULATOR, sharingIndexEntries);
+        }
         super.open();
     }
 
@@ -115,6 +132,10 @@ public final class CommittedDescriptorEmitter
             return;
         }
         BlobSetCommittable set = committed.getCommittable();
+        // A set whose committable was restored from version 1 bytes knows no index size.
+        if (sharingIndexEntries != null && set.sharingIndexEntries() != BlobSetCommittable.NO_SHARING_INDEX) {
+            sharingIndexEntries.add(set.sharingIndexEntries());
+        }
         if (endOfInput) {
             blobSetsNotDelivered.inc();
             LOG.error(

@@ -281,7 +281,8 @@ final class OpenBlobSet implements AutoCloseable {
 
     /**
      * Closes the set: finishes the open pack, writes the manifest (closed for commit too) and
-     * returns what the committer needs to publish all of it. Must not be empty.
+     * returns what the committer needs to publish all of it, without a sharing index size (the
+     * writer's to add). Must not be empty.
      */
     BlobSetCommittable seal() throws IOException {
         if (rows.isEmpty()) {
@@ -296,7 +297,13 @@ final class OpenBlobSet implements AutoCloseable {
             long length = out.getPos();
             RecoverableFsDataOutputStream.Committer committer = out.closeForCommit();
             return new BlobSetCommittable(
-                    basePath, name, rows.size(), finishedSidecars, length, committer.getRecoverable());
+                    basePath,
+                    name,
+                    rows.size(),
+                    finishedSidecars,
+                    length,
+                    committer.getRecoverable(),
+                    BlobSetCommittable.NO_SHARING_INDEX);
         } catch (IOException | RuntimeException e) {
             closeAfterFailure(out, e);
             throw e;

@@ -128,7 +128,7 @@ public final class RawPackSinkWriter
                 LOG.info("Continuing blob set {} from the restored checkpoint", set.name());
             } else {
                 try (set) {
-                    sealed.add(set.seal());
+                    sealed.add(seal(set));
                 }
                 LOG.info("Sealed extra restored blob set {}; it commits with the next checkpoint", set.name());
             }
@@ -323,7 +323,7 @@ public final class RawPackSinkWriter
             sharing.filling(null);
         }
         try (set) {
-            BlobSetCommittable committable = set.seal();
+            BlobSetCommittable committable = seal(set);
             sealed.add(committable);
             LOG.debug(
                     "Sealed blob set {}: {} rows, {} sidecars",
@@ -331,5 +331,14 @@ public final class RawPackSinkWriter
                     committable.rowCount(),
                     committable.sidecars().size());
         }
+    }
+
+    /**
+     * Seals {@code set}; with exact sharing its committable carries the index size of the moment,
+     * the set's own objects included, for the job's summary ({@link CommittedDescriptorEmitter}).
+     */
+    private BlobSetCommittable seal(OpenBlobSet set) throws IOException {
+        BlobSetCommittable committable = set.seal();
+        return sharing == null ? committable : committable.withSharingIndexEntries(sharing.size());
     }
 }

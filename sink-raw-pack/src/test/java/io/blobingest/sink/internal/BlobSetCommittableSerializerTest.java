@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BlobSetCommittableSerializerTest {
 
     private static final String GOLDEN_V1 = "blob-set-committable-v1.bin";
+    private static final String GOLDEN_V2 = "blob-set-committable-v2.bin";
 
     private final RecoverableWriter local = localWriter();
     private final BlobSetCommittableSerializer serializer =
@@ -43,14 +44,43 @@ class BlobSetCommittableSerializerTest {
         assertThat(committable.manifestLength()).isEqualTo(GoldenStates.MANIFEST_LENGTH);
         assertThat(committable.manifest().toString()).contains(GoldenStates.manifestPath());
         assertThat(committable.manifestPath().toString()).isEqualTo("file:" + GoldenStates.manifestPath());
+        assertThat(committable.sharingIndexEntries())
+                .as("version 1 knows no sharing index")
+                .isEqualTo(BlobSetCommittable.NO_SHARING_INDEX);
     }
 
     @Test
-    void currentVersionStillWritesVersion1Bytes() throws IOException {
-        byte[] golden = GoldenBytes.read(GOLDEN_V1);
-        assertThat(serializer.getVersion()).isEqualTo(BlobSetCommittableSerializer.VERSION_1);
-        assertThat(serializer.serialize(serializer.deserialize(BlobSetCommittableSerializer.VERSION_1, golden)))
+    void version2GoldenBytesStillReadWithTheSharingIndexSize() throws IOException {
+        BlobSetCommittable committable =
+                serializer.deserialize(BlobSetCommittableSerializer.VERSION_2, GoldenBytes.read(GOLDEN_V2));
+
+        BlobSetCommittable version1 =
+                serializer.deserialize(BlobSetCommittableSerializer.VERSION_1, GoldenBytes.read(GOLDEN_V1));
+        assertThat(committable.sharingIndexEntries()).isEqualTo(GoldenStates.SHARING_INDEX_ENTRIES);
+        assertThat(serializer.serialize(committable.withSharingIndexEntries(BlobSetCommittable.NO_SHARING_INDEX)))
+                .as("every other field as version 1 has it")
+                .isEqualTo(serializer.serialize(version1));
+    }
+
+    @Test
+    void currentVersionWritesTheVersion2GoldenBytes() throws IOException {
+        byte[] golden = GoldenBytes.read(GOLDEN_V2);
+        assertThat(serializer.getVersion()).isEqualTo(BlobSetCommittableSerializer.VERSION_2);
+        assertThat(serializer.serialize(serializer.deserialize(BlobSetCommittableSerializer.VERSION_2, golden)))
                 .isEqualTo(golden);
+    }
+
+    @Test
+    void currentVersionWritesAVersion1CommittableAsOneWithoutSharingIndex() throws IOException {
+        byte[] version1 = GoldenBytes.read(GOLDEN_V1);
+
+        byte[] written = serializer.serialize(serializer.deserialize(BlobSetCommittableSerializer.VERSION_1, version1));
+
+        assertThat(serializer
+                        .deserialize(BlobSetCommittableSerializer.VERSION_2, written)
+                        .sharingIndexEntries())
+                .isEqualTo(BlobSetCommittable.NO_SHARING_INDEX);
+        assertThat(written).hasSize(version1.length + Long.BYTES);
     }
 
     @Test
@@ -67,21 +97,32 @@ class BlobSetCommittableSerializerTest {
                 .extracting(s -> s.recoverable().toString())
                 .containsExactly(pack.toString(), dedicated.toString());
         assertThat(read.manifest().toString()).isEqualTo(manifest.toString());
+        assertThat(read.sharingIndexEntries()).isEqualTo(GoldenStates.SHARING_INDEX_ENTRIES);
     }
 
     @Test
     void unknownVersionIsRejected() {
-        assertThatThrownBy(() -> serializer.deserialize(2, GoldenBytes.read(GOLDEN_V1)))
+        assertThatThrownBy(() -> serializer.deserialize(3, GoldenBytes.read(GOLDEN_V2)))
                 .isInstanceOf(IOException.class)
-                .hasMessage("unknown blob set committable version: expected 1, found 2");
+                .hasMessage("unknown blob set committable version: expected 1 or 2, found 3");
     }
 
     @Test
     void trailingBytesAreRejected() {
-        byte[] golden = GoldenBytes.read(GOLDEN_V1);
+        byte[] golden = GoldenBytes.read(GOLDEN_V2);
         byte[] longer = Arrays.copyOf(golden, golden.length + 3);
-        assertThatThrownBy(() -> serializer.deserialize(BlobSetCommittableSerializer.VERSION_1, longer))
-                .hasMessageContaining("has 3 trailing bytes");
+        assertThatThrownBy(() -> serializer.deserialize(BlobSetCommittableSerializer.VERSION_2, longer))
+                .hasMessageContaining("has 3 trailing bytes after its version 2 fields");
+        assertThatThrownBy(() -> serializer.deserialize(BlobSetCommittableSerializer.VERSION_1, golden))
+                .as("version 2 bytes read as version 1")
+                .hasMessageContaining("has 8 trailing bytes after its version 1 fields");
+    }
+
+    @Test
+    void version1BytesReadAsVersion2AreRejected() {
+        assertThatThrownBy(() ->
+                        serializer.deserialize(BlobSetCommittableSerializer.VERSION_2, GoldenBytes.read(GOLDEN_V1)))
+                .isInstanceOf(IOException.class);
     }
 
     private CommitRecoverable closedFile(java.nio.file.Path file) throws IOException {

@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.DescriptorDeliveryCheck;
 import io.blobingest.sink.DescriptorDeliveryCheck.Outcome;
+import io.blobingest.sink.ExactSharing;
+import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RollPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.LongStream;
+import org.apache.flink.api.common.accumulators.Accumulator;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
@@ -261,6 +264,44 @@ class CommittedDescriptorEmitterTest {
         assertThat(Files.list(base.resolve(DeliveryMarkers.DIRECTORY)).findAny().orElseThrow())
                 .as("the abandoned run's markers are forgotten")
                 .isEmptyDirectory();
+    }
+
+    @Test
+    void withExactSharingTheAccumulatorHoldsTheIndexSizeOfTheLatestCommittedSet() throws Exception {
+        WriterHarness writers =
+                new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB, ExactSharing.WITHIN_SUBTASK, 100);
+        BlobSetCommittable first = committedSet(writers).withSharingIndexEntries(5);
+        BlobSetCommittable second = committedSet(writers).withSharingIndexEntries(8);
+        BlobSetCommittable restoredFromVersion1 =
+                committedSet(writers).withSharingIndexEntries(BlobSetCommittable.NO_SHARING_INDEX);
+        try (var harness = harness(writers)) {
+            harness.open();
+            harness.processElement(committed(first, 1));
+            harness.processElement(committed(second, 1));
+            harness.processElement(committed(restoredFromVersion1, 2));
+
+            assertThat(accumulators(harness))
+                    .extractingByKey(RawPackSink.SHARING_INDEX_ENTRIES_ACCUMULATOR)
+                    .extracting(Accumulator::getLocalValue)
+                    .as("the latest set's index size; a committable read from version 1 bytes knows none")
+                    .isEqualTo(8L);
+        }
+    }
+
+    @Test
+    void withoutExactSharingThereIsNoIndexAccumulator() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable set = committedSet(writers);
+        try (var harness = harness(writers)) {
+            harness.open();
+            harness.processElement(committed(set, 1));
+
+            assertThat(accumulators(harness)).doesNotContainKey(RawPackSink.SHARING_INDEX_ENTRIES_ACCUMULATOR);
+        }
+    }
+
+    private static Map<String, Accumulator<?, ?>> accumulators(OneInputStreamOperatorTestHarness<?, ?> harness) {
+        return harness.getEnvironment().getAccumulatorRegistry().getUserMap();
     }
 
     private OneInputStreamOperatorTestHarness<CommittableMessage<BlobSetCommittable>, DescriptorRow> harness(

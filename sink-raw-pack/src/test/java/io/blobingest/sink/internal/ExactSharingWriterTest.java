@@ -81,6 +81,9 @@ class ExactSharingWriterTest {
         assertThat(requiredFeatures(set.blobSet()))
                 .as("a manifest naming only its own set is SPEC section 5's, unchanged")
                 .doesNotContain(BlobFeatures.BLOB_SHARED_OBJECT);
+        assertThat(set.sharingIndexEntries())
+                .as("the index size at the seal: three contents stored")
+                .isEqualTo(3);
     }
 
     @Test
@@ -107,6 +110,10 @@ class ExactSharingWriterTest {
                 .isEmpty();
         assertThat(requiredFeatures(second.blobSet())).contains(BlobFeatures.BLOB_SHARED_OBJECT);
         assertReadBack(later);
+        assertThat(List.of(first, second))
+                .as("the index size at each seal: the later set stored nothing shareable")
+                .extracting(BlobSetCommittable::sharingIndexEntries)
+                .containsExactly(2L, 2L);
     }
 
     @Test
@@ -146,6 +153,9 @@ class ExactSharingWriterTest {
                 .as("the copy committed before the checkpoint is shared")
                 .isEqualTo(committed.get(0).blobSet());
         assertReadBack(rows);
+        assertThat(afterRestore.sharingIndexEntries())
+                .as("the restored object and the copy stored again")
+                .isEqualTo(2);
     }
 
     @Test
@@ -170,6 +180,7 @@ class ExactSharingWriterTest {
                 .isNotEqualTo(rows.get(1).blob());
         assertThat(rows.get(5).blob()).isEqualTo(rows.get(3).blob());
         assertReadBack(rows);
+        assertThat(set.sharingIndexEntries()).as("at most the index size").isEqualTo(2);
     }
 
     @Test

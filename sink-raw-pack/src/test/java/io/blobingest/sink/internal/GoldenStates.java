@@ -17,7 +17,8 @@ import org.apache.flink.core.fs.RecoverableWriter.ResumeRecoverable;
  * written once, with recoverables of Flink's local file system for files under {@link #BASE}, and
  * must never be regenerated: they prove that bytes written by each version still read. ({@code
  * blob-set-writer-state-v2.bin} is the VERSION_1 file's state, read and given {@link
- * #openPackStateWithHashes()}, written by VERSION_2.)
+ * #openPackStateWithHashes()}, written by VERSION_2; {@code blob-set-committable-v2.bin} is the
+ * VERSION_1 file's committable with {@link #SHARING_INDEX_ENTRIES}, written by VERSION_2.)
  */
 final class GoldenStates {
 
@@ -31,6 +32,7 @@ final class GoldenStates {
     static final long DEDICATED_LENGTH = 5_242_880;
     static final long OPEN_PACK_ID = 3;
     static final long MANIFEST_LENGTH = 2048;
+    static final long SHARING_INDEX_ENTRIES = 12_345;
 
     private GoldenStates() {}
 
@@ -107,7 +109,13 @@ final class GoldenStates {
     static BlobSetCommittable committable(
             CommitRecoverable pack, CommitRecoverable dedicated, CommitRecoverable manifest) {
         return new BlobSetCommittable(
-                BASE, BLOB_SET, rows().size(), sidecars(pack, dedicated), MANIFEST_LENGTH, manifest);
+                BASE,
+                BLOB_SET,
+                rows().size(),
+                sidecars(pack, dedicated),
+                MANIFEST_LENGTH,
+                manifest,
+                SHARING_INDEX_ENTRIES);
     }
 
     static BlobSetWriterState writerState(

@@ -46,9 +46,12 @@ class RawPackSinkWriterTest {
 
             Collection<BlobSetCommittable> committables = writer.prepareCommit();
 
-            assertThat(committables)
-                    .singleElement()
-                    .satisfies(set -> assertThat(set.rowCount()).isEqualTo(400));
+            assertThat(committables).singleElement().satisfies(set -> {
+                assertThat(set.rowCount()).isEqualTo(400);
+                assertThat(set.sharingIndexEntries())
+                        .as("sharing is off")
+                        .isEqualTo(BlobSetCommittable.NO_SHARING_INDEX);
+            });
             assertThat(writer.snapshotState(1)).isEmpty();
             assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
             assertThat(writer.prepareCommit()).as("a checkpoint without input").isEmpty();
