@@ -245,6 +245,45 @@ class RawPackSinkWriterTest {
         stored.assertOnlyCommittedFilesAreVisible(manifests);
     }
 
+    /**
+     * On local disk Dedicated sidecars are closed for commit off the task thread: a checkpoint of an
+     * open set must wait for them and keep every one, or a restore would lose blobs whose rows it
+     * holds.
+     */
+    @Test
+    void dedicatedSidecarsStillClosingAtACheckpointAreInItsStateAndCommitAfterARestore() throws IOException {
+        WriterHarness harness = new WriterHarness(base, RollPolicy.SIZE_OR_TIME, 64 * MIB);
+        int dedicated = SidecarDurability.MAX_PENDING_CLOSES + 4;
+        WriterStateSerializer serializer = harness.stateSerializer();
+        RawPackSinkWriter failed = harness.writer();
+        for (int i = 0; i < dedicated; i++) {
+            failed.write(blob(2L * i, Placement.DEDICATED, 64 * 1024 + i), null);
+            failed.write(blob(2L * i + 1, Placement.PACKED, 1000 + i), null);
+        }
+        assertThat(failed.prepareCommit()).isEmpty();
+        byte[] state = serializer.serialize(failed.snapshotState(7).get(0));
+        failed.close();
+
+        String blobSet;
+        try (RawPackSinkWriter restored =
+                harness.restore(List.of(serializer.deserialize(serializer.getVersion(), state)))) {
+            restored.flush(true);
+            BlobSetCommittable set = restored.prepareCommit().iterator().next();
+            assertThat(set.sidecars())
+                    .filteredOn(sidecar -> sidecar.kind() == SidecarKind.DEDICATED)
+                    .hasSize(dedicated);
+            blobSet = set.blobSet();
+            commit(List.of(set));
+        }
+
+        List<DescriptorRow> rows = new StoredBlobs(base).committedManifests().get(blobSet);
+        assertThat(rows)
+                .extracting(DescriptorRow::sourceOffset)
+                .containsExactlyElementsOf(
+                        LongStream.range(0, 2L * dedicated).boxed().toList());
+        assertResolvesToGeneratedBytes(rows);
+    }
+
     @Test
     void extraRestoredBlobSetsAreSealedForTheNextCheckpoint() throws IOException {
         WriterHarness harness = new WriterHarness(base, RollPolicy.SIZE_OR_TIME, 64 * MIB);
