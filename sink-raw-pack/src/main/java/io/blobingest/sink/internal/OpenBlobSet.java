@@ -158,7 +158,7 @@ final class OpenBlobSet implements AutoCloseable {
                 RawPackWriter writer = RawPackWriter.resume(buffer, pack.pack(), set.recordEntrySha256);
                 set.openPack = new OpenPack(pack.sidecarId(), stream, buffer, writer);
             } catch (IOException | RuntimeException e) {
-                closeAfterFailure(stream, e);
+                SidecarDurability.closeAfterFailure(stream, e);
                 throw e;
             }
         }
@@ -274,7 +274,7 @@ final class OpenBlobSet implements AutoCloseable {
             finishedSidecars.add(
                     new PendingSidecar(pack.sidecarId, SidecarKind.RAW_PACK, length, committer.getRecoverable()));
         } catch (IOException | RuntimeException e) {
-            closeAfterFailure(pack.stream, e);
+            SidecarDurability.closeAfterFailure(pack.stream, e);
             throw e;
         }
     }
@@ -305,7 +305,7 @@ final class OpenBlobSet implements AutoCloseable {
                     committer.getRecoverable(),
                     BlobSetCommittable.NO_SHARING_INDEX);
         } catch (IOException | RuntimeException e) {
-            closeAfterFailure(out, e);
+            SidecarDurability.closeAfterFailure(out, e);
             throw e;
         }
     }
@@ -350,7 +350,7 @@ final class OpenBlobSet implements AutoCloseable {
                     RawPackWriter.create(buffer, new RawPackMetadata(name, sidecarId, createdBy), recordEntrySha256);
             return new OpenPack(sidecarId, stream, buffer, writer);
         } catch (IOException | RuntimeException e) {
-            closeAfterFailure(stream, e);
+            SidecarDurability.closeAfterFailure(stream, e);
             throw e;
         }
     }
@@ -365,7 +365,7 @@ final class OpenBlobSet implements AutoCloseable {
         try {
             new SlicingOutputStream(stream).write(bytes);
         } catch (IOException | RuntimeException e) {
-            closeAfterFailure(stream, e);
+            SidecarDurability.closeAfterFailure(stream, e);
             throw e;
         }
         durability.closeForCommit(sidecarId, bytes.length, stream);
@@ -440,7 +440,7 @@ final class OpenBlobSet implements AutoCloseable {
                     copied += chunk.length();
                 }
             } catch (IOException | RuntimeException e) {
-                closeAfterFailure(out, e);
+                SidecarDurability.closeAfterFailure(out, e);
                 throw e;
             }
             durability.closeForCommit(sidecarId, source.length(), out);
@@ -551,14 +551,6 @@ final class OpenBlobSet implements AutoCloseable {
     private void checkNotSealed(String operation) {
         if (sealed) {
             throw new IllegalStateException("cannot " + operation + ": blob set '" + name + "' is sealed");
-        }
-    }
-
-    private static void closeAfterFailure(RecoverableFsDataOutputStream stream, Exception failure) {
-        try {
-            stream.close();
-        } catch (IOException | RuntimeException e) {
-            failure.addSuppressed(e);
         }
     }
 

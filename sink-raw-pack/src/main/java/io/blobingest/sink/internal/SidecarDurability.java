@@ -108,7 +108,7 @@ final class SidecarDurability implements AutoCloseable {
                 pendingCloses.add(new PendingClose(
                         sidecarId, stream, CompletableFuture.completedFuture(closed(stream, sidecarId, length))));
             } catch (IOException | RuntimeException e) {
-                closeQuietly(stream, e);
+                closeAfterFailure(stream, e);
                 throw e;
             }
             return;
@@ -116,9 +116,9 @@ final class SidecarDurability implements AutoCloseable {
         if (pendingCloses.size() >= MAX_PENDING_CLOSES) {
             PendingClose oldest = pendingCloses.peek();
             try {
-                await(oldest.close, "closing Dedicated sidecar " + oldest.sidecarId + " for commit");
+                await(oldest.close, oldest.what());
             } catch (IOException e) {
-                closeQuietly(stream, e);
+                closeAfterFailure(stream, e);
                 throw e;
             }
         }
@@ -137,9 +137,9 @@ final class SidecarDurability implements AutoCloseable {
         while (!pendingCloses.isEmpty()) {
             PendingClose next = pendingCloses.remove();
             try {
-                closed.add(await(next.close, "closing Dedicated sidecar " + next.sidecarId + " for commit"));
+                closed.add(await(next.close, next.what()));
             } catch (IOException e) {
-                closeQuietly(next.stream, e);
+                closeAfterFailure(next.stream, e);
                 try {
                     release();
                 } catch (IOException others) {
@@ -167,9 +167,9 @@ final class SidecarDurability implements AutoCloseable {
         while (!pendingCloses.isEmpty()) {
             PendingClose pending = pendingCloses.remove();
             try {
-                await(pending.close, "closing Dedicated sidecar " + pending.sidecarId + " for commit");
+                await(pending.close, pending.what());
             } catch (IOException e) {
-                closeQuietly(pending.stream, e);
+                closeAfterFailure(pending.stream, e);
                 if (failure == null) {
                     failure = e;
                 } else {
@@ -210,7 +210,8 @@ final class SidecarDurability implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(RecoverableFsDataOutputStream stream, Exception failure) {
+    /** Releases {@code stream} after {@code failure}; a failure to release it is suppressed in that one. */
+    static void closeAfterFailure(RecoverableFsDataOutputStream stream, Exception failure) {
         try {
             stream.close();
         } catch (IOException | RuntimeException e) {
@@ -218,5 +219,10 @@ final class SidecarDurability implements AutoCloseable {
         }
     }
 
-    private record PendingClose(long sidecarId, RecoverableFsDataOutputStream stream, Future<PendingSidecar> close) {}
+    private record PendingClose(long sidecarId, RecoverableFsDataOutputStream stream, Future<PendingSidecar> close) {
+
+        String what() {
+            return "closing Dedicated sidecar " + sidecarId + " for commit";
+        }
+    }
 }

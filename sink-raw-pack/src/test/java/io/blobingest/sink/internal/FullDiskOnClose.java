@@ -59,52 +59,15 @@ final class FullDiskOnClose implements RecoverableWriter {
         return writer.supportsResume();
     }
 
-    private static final class Stream extends RecoverableFsDataOutputStream {
-
-        private final RecoverableFsDataOutputStream stream;
+    private static final class Stream extends ForwardingRecoverableStream {
 
         Stream(RecoverableFsDataOutputStream stream) {
-            this.stream = stream;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            stream.write(b);
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) throws IOException {
-            stream.write(bytes, offset, length);
-        }
-
-        @Override
-        public long getPos() throws IOException {
-            return stream.getPos();
-        }
-
-        @Override
-        public void flush() throws IOException {
-            stream.flush();
-        }
-
-        @Override
-        public void sync() throws IOException {
-            stream.sync();
-        }
-
-        @Override
-        public ResumeRecoverable persist() throws IOException {
-            return stream.persist();
-        }
-
-        @Override
-        public Committer closeForCommit() throws IOException {
-            return stream.closeForCommit();
+            super(stream);
         }
 
         @Override
         public void close() throws IOException {
-            stream.close();
+            super.close();
             throw new IOException("No space left on device");
         }
     }

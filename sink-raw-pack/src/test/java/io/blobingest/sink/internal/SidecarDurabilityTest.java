@@ -140,43 +140,12 @@ class SidecarDurabilityTest {
     }
 
     /** A real stream whose {@code closeForCommit} fails as on a full disk, before it closes anything. */
-    private static final class FailingCloseForCommit extends RecoverableFsDataOutputStream {
+    private static final class FailingCloseForCommit extends ForwardingRecoverableStream {
 
-        private final RecoverableFsDataOutputStream stream;
         volatile boolean closed;
 
         FailingCloseForCommit(RecoverableFsDataOutputStream stream) {
-            this.stream = stream;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            stream.write(b);
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) throws IOException {
-            stream.write(bytes, offset, length);
-        }
-
-        @Override
-        public long getPos() throws IOException {
-            return stream.getPos();
-        }
-
-        @Override
-        public void flush() throws IOException {
-            stream.flush();
-        }
-
-        @Override
-        public void sync() throws IOException {
-            stream.sync();
-        }
-
-        @Override
-        public RecoverableWriter.ResumeRecoverable persist() throws IOException {
-            return stream.persist();
+            super(stream);
         }
 
         @Override
@@ -187,7 +156,7 @@ class SidecarDurabilityTest {
         @Override
         public void close() throws IOException {
             closed = true;
-            stream.close();
+            super.close();
         }
     }
 }
