@@ -4,14 +4,18 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
@@ -113,9 +117,17 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /**
      * Creates a topic with replication factor 1 on the broker at {@code bootstrapServers}; waits until
-     * the broker serves it: every partition has a leader in the broker's metadata. {@code
-     * createTopics} returns once the controller has the topic, and the broker learns of it later (the
-     * wait Kafka's own tests make with {@code waitUntilLeaderIsKnown}).
+     * the broker serves it: every partition has a leader in the broker's metadata, and that leader
+     * answers a request for the partition's end offset.
+     *
+     * <p>Both waits are needed. {@code createTopics} returns once the controller has the topic, and
+     * the broker learns of it later (the wait Kafka's own tests make with {@code
+     * waitUntilLeaderIsKnown}). And the broker publishes the partition's leader in its metadata
+     * before its replica manager has created the partition's log, which takes a while when the disk
+     * is busy: a produce request in between fails with {@code NOT_LEADER_OR_FOLLOWER}. An idempotent
+     * producer with several requests in flight then never recovers (KAFKA-15591): its later request
+     * is appended, and every retry of the first is out of order until its delivery timeout expires
+     * it.
      *
      * @throws IllegalStateException if the broker does not serve the topic within {@link #TOPIC_READY_TIMEOUT}
      */
@@ -126,6 +138,26 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                     .all()
                     .get();
             awaitLeaders(admin, name, partitions);
+            awaitServingLeaders(admin, name, partitions);
+        }
+    }
+
+    /** Admin's {@code listOffsets} retries {@code NOT_LEADER_OR_FOLLOWER} until the leader has the partition. */
+    private static void awaitServingLeaders(Admin admin, String topic, int partitions)
+            throws ExecutionException, InterruptedException {
+        Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+        for (int partition = 0; partition < partitions; partition++) {
+            ends.put(new TopicPartition(topic, partition), OffsetSpec.latest());
+        }
+        try {
+            admin.listOffsets(ends, new ListOffsetsOptions().timeoutMs(Math.toIntExact(TOPIC_READY_TIMEOUT.toMillis())))
+                    .all()
+                    .get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(
+                    "topic '" + topic + "' has leaders, but they do not serve its " + partitions + " partitions within "
+                            + TOPIC_READY_TIMEOUT,
+                    e.getCause());
         }
     }
 
