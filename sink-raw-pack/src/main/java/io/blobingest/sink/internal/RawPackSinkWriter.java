@@ -8,12 +8,12 @@ import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.storage.ReadThreads;
 import java.io.IOException;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.Future;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
@@ -41,7 +41,10 @@ import org.slf4j.LoggerFactory;
  * at once and committed with the next checkpoint.
  *
  * <p>With {@link ExactSharing} on, a Packed or Dedicated blob whose content equals an object in
- * the writer's {@link SharedObjectIndex} gets a row naming that object and writes no bytes.
+ * the writer's {@link SharedObjectIndex} gets a row naming that object and writes no bytes. Such a
+ * blob is hashed on a thread of its own ({@link ContentHashing}) and placed when the next blob
+ * arrives, or at the next {@link #flush}, {@link #prepareCommit} or {@link #snapshotState}: every
+ * blob {@link #write} took is in the checkpoint taken after it, rows in input order.
  *
  * <p>{@link #write} throws {@link io.blobingest.placement.ExternalCopyException} when a Dedicated
  * blob's external source cannot be copied within its bounds; the writer is then as it was before
@@ -66,8 +69,12 @@ public final class RawPackSinkWriter
     private final List<BlobSetCommittable> sealed = new ArrayList<>();
     /** Null when exact sharing is off. */
     private final SharedObjectIndex sharing;
+    /** Null when exact sharing is off. */
+    private final ContentHashing hashing;
 
-    private final MessageDigest sha256 = ContentId.newDigest();
+    /** A shareable blob {@link #write} took whose hash may still be computing: placed before anything else. */
+    private HashingBlob hashingBlob;
+
     private OpenBlobSet current;
     private boolean endOfInput;
 
@@ -95,6 +102,7 @@ public final class RawPackSinkWriter
         this.names = BlobSetNames.forNewRun(subtask);
         this.sharing =
                 settings.exactSharing() == ExactSharing.OFF ? null : new SharedObjectIndex(settings.sharingIndexSize());
+        this.hashing = sharing == null ? null : new ContentHashing("content-hash-" + subtask);
         this.metrics = new WriterMetrics(metricGroup, sharing == null ? null : sharing::size);
         // The copy waits for room on the task thread (ReadThreads.awaitRoom): nothing to wake.
         this.copyThreads = ReadThreads.join("external-copy-" + subtask + "-", COPY_THREADS, () -> {});
@@ -183,7 +191,27 @@ public final class RawPackSinkWriter
 
     @Override
     public void write(PlacedBlob blob, Context context) throws IOException {
-        ContentId id = sharing == null ? null : shareableContent(blob);
+        if (sharing != null && isShareable(blob)) {
+            HashingBlob next = new HashingBlob(blob, hashing.hash(blob.bytes()));
+            placeHashingBlob();
+            hashingBlob = next;
+            return;
+        }
+        placeHashingBlob();
+        place(blob, null);
+    }
+
+    /** Places the blob that was hashing, if any, once its hash is known. */
+    private void placeHashingBlob() throws IOException {
+        if (hashingBlob != null) {
+            HashingBlob blob = hashingBlob;
+            hashingBlob = null;
+            place(blob.blob(), ContentHashing.await(blob.id()));
+        }
+    }
+
+    /** @param id the blob's content identity if exact sharing may share it, else null */
+    private void place(PlacedBlob blob, ContentId id) throws IOException {
         StoredObject stored = id == null ? null : sharing.find(id);
         if (stored != null) {
             openSetIfNone();
@@ -208,10 +236,10 @@ public final class RawPackSinkWriter
         metrics.placed(blob);
     }
 
-    /** The content identity of a blob exact sharing may share: Packed or Dedicated, its bytes at hand. */
-    private ContentId shareableContent(PlacedBlob blob) {
+    /** Whether exact sharing may share {@code blob}: Packed or Dedicated, its bytes at hand. */
+    private static boolean isShareable(PlacedBlob blob) {
         boolean stored = blob.placement() == Placement.PACKED || blob.placement() == Placement.DEDICATED;
-        return stored && blob.bytes() != null ? ContentId.of(blob.bytes(), sha256) : null;
+        return stored && blob.bytes() != null;
     }
 
     private void openSetIfNone() {
@@ -225,7 +253,8 @@ public final class RawPackSinkWriter
     }
 
     @Override
-    public void flush(boolean endOfInput) {
+    public void flush(boolean endOfInput) throws IOException {
+        placeHashingBlob();
         this.endOfInput |= endOfInput;
     }
 
@@ -243,6 +272,7 @@ public final class RawPackSinkWriter
 
     @Override
     public Collection<BlobSetCommittable> prepareCommit() throws IOException {
+        placeHashingBlob();
         if (current != null
                 && (settings.rollPolicy() == RollPolicy.ON_CHECKPOINT || endOfInput || rollIntervalPassed())) {
             sealCurrent();
@@ -254,6 +284,7 @@ public final class RawPackSinkWriter
 
     @Override
     public List<WriterState> snapshotState(long checkpointId) throws IOException {
+        placeHashingBlob();
         List<WriterState> parts = new ArrayList<>(2);
         if (current != null) {
             parts.add(current.snapshot());
@@ -291,6 +322,9 @@ public final class RawPackSinkWriter
         }
         stopCopyThreads();
         durability.close();
+        if (hashing != null) {
+            hashing.close();
+        }
     }
 
     /** Like the rest of {@link #close()}, never throws: a copy thread left behind is a daemon, bounded by 2. */
@@ -315,6 +349,9 @@ public final class RawPackSinkWriter
         return time.getCurrentProcessingTime() - current.createdAtMillis()
                 >= settings.rollInterval().toMillis();
     }
+
+    /** A shareable blob and its hash in the making. */
+    private record HashingBlob(PlacedBlob blob, Future<ContentId> id) {}
 
     private void sealCurrent() throws IOException {
         OpenBlobSet set = current;

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
+import org.apache.flink.util.concurrent.ExecutorThreadFactory;
 
 /**
  * Where a writer's sidecars are made durable: on the task thread, or, on a local file system, on a
@@ -62,13 +63,9 @@ final class SidecarDurability implements AutoCloseable {
         return new SidecarDurability(null);
     }
 
-    /** Forces and closes on a daemon thread named {@code threadName}; for local file systems only. */
-    static SidecarDurability inBackground(String threadName) {
-        return new SidecarDurability(Executors.newSingleThreadExecutor(runnable -> {
-            Thread background = new Thread(runnable, threadName);
-            background.setDaemon(true);
-            return background;
-        }));
+    /** Forces and closes on a daemon thread of pool {@code poolName}; for local file systems only. */
+    static SidecarDurability inBackground(String poolName) {
+        return new SidecarDurability(Executors.newSingleThreadExecutor(new ExecutorThreadFactory(poolName)));
     }
 
     /** {@code bytes} more were written to the open pack {@code stream}. */

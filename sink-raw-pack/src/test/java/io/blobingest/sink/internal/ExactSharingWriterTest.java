@@ -158,6 +158,37 @@ class ExactSharingWriterTest {
                 .isEqualTo(2);
     }
 
+    /**
+     * A shareable blob is placed only when the next one arrives (its hash is computed beside the
+     * task, {@link ContentHashing}): the last blob before a checkpoint must still be in it.
+     */
+    @Test
+    void theLastBlobWrittenBeforeASnapshotIsInItsStateThoughItWasStillHashing() throws IOException {
+        WriterHarness harness =
+                new WriterHarness(base, RollPolicy.SIZE_OR_TIME, 64 * MIB, ExactSharing.WITHIN_SUBTASK, 100);
+        List<WriterState> checkpoint;
+        try (RawPackSinkWriter writer = harness.writer()) {
+            writer.write(blob(0, Placement.PACKED, 1, PACKED), null);
+            writer.write(blob(1, Placement.PACKED, 2, PACKED), null);
+            writer.write(blob(2, Placement.PACKED, 1, PACKED), null);
+            checkpoint = writer.snapshotState(1);
+        }
+
+        BlobSetCommittable set;
+        try (RawPackSinkWriter writer = harness.restore(checkpoint)) {
+            writer.flush(true);
+            set = single(writer.prepareCommit());
+        }
+        commit(List.of(set));
+
+        List<DescriptorRow> rows = manifestRows(set.blobSet());
+        assertThat(rows).as("every blob written before the snapshot").hasSize(3);
+        assertThat(rows.get(2).blob())
+                .as("the last one shares the first")
+                .isEqualTo(rows.get(0).blob());
+        assertReadBack(rows);
+    }
+
     @Test
     void theIndexForgetsTheLeastRecentlyUsedObjectBeyondItsSize() throws IOException {
         WriterHarness harness = sharing(ExactSharing.WITHIN_SUBTASK, 2);
