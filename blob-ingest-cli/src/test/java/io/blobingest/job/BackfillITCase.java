@@ -105,6 +105,30 @@ class BackfillITCase {
         assertPacksVerify(base);
     }
 
+    /**
+     * A backfill is bounded; with {@code within-job} sharing its re-entered blobs cross a network hop
+     * to their writers, and the end of its input is held in front of that hop (DescriptorDrainOperator).
+     * Before, the sink refused within-job for a backfill.
+     */
+    @Test
+    void aBackfillWithinJobSharingEndsWithEveryRowOnce() throws Exception {
+        createTopics("within-job");
+        Path base = dir.resolve("new-base");
+
+        RunResult run = backfill(
+                "within-job",
+                base,
+                "--from",
+                fixture.manifests().toString(),
+                "-D",
+                "sink.raw-pack.exact-sharing=within-job");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        fixture.assertBackfilled(
+                KAFKA, "within-job-descriptors", "within-job-dead-letters", base.toUri(), new LocalBlobStorage());
+        assertPacksVerify(base);
+    }
+
     @Test
     void aFailureMidBackfillLosesAndDuplicatesNothing() throws Exception {
         String runId = UUID.randomUUID().toString();

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -110,7 +111,6 @@ class ExactSharingITCase {
         first.cancel().get();
         WORKLOAD.send(KAFKA, inputTopic, PARTITIONS, FIRST_RUN, WORKLOAD.count());
 
-        // Unbounded again: within-job sharing refuses bounded input (RawPackSinkBuilder#setBoundedInput).
         Configuration restarted = new Configuration(config);
         restarted.set(StateRecoveryOptions.SAVEPOINT_PATH, LanceOutputITCase.latestRetainedCheckpoint(checkpoints));
         StreamExecutionEnvironment second = StreamExecutionEnvironment.getExecutionEnvironment(restarted);
@@ -138,27 +138,7 @@ class ExactSharingITCase {
         output.assertExactlyOnceAndByteExact(WORKLOAD, all);
         LanceOutputITCase.assertEveryInputOnceAndByteExact(WORKLOAD, datasetUri, Map.of(), WORKLOAD.count());
 
-        Map<Integer, Set<StoredObject>> objectsByContent = new HashMap<>();
-        for (DescriptorRow row : output.manifestRows) {
-            if (row.blob().kind() == BlobKind.PACKED || row.blob().kind() == BlobKind.DEDICATED) {
-                int content = WORKLOAD.contentOf(TestWorkload.indexOf(row.attributes()));
-                objectsByContent
-                        .computeIfAbsent(content, c -> new HashSet<>())
-                        .add(new StoredObject(
-                                row.blobSet(), row.blob().blobId(), row.blob().position()));
-            }
-        }
-        assertThat(objectsByContent)
-                .as("stored objects per distinct content")
-                .allSatisfy((content, objects) -> assertThat(objects)
-                        .as("objects holding the bytes of record %d", content)
-                        .hasSize(1));
-        long sharedRows = output.manifestRows.stream()
-                        .filter(row -> row.blob().kind() != BlobKind.INLINE
-                                && row.blob().kind() != BlobKind.EXTERNAL)
-                        .count()
-                - objectsByContent.size();
-        assertThat(sharedRows).as("rows naming an object another row stored").isGreaterThan(100);
+        Map<Integer, Set<StoredObject>> objectsByContent = assertEachContentStoredOnce(output);
         assertThat(indexEntries)
                 .as("objects the writers' indexes remember: each a distinct stored content, at most the index size"
                         + " per subtask")
@@ -183,6 +163,75 @@ class ExactSharingITCase {
                 IngestJobITCase.runCli("gc", "--base", base.toUri().toString(), "--delete", "--grace", "0s");
         assertThat(gc.exitCode()).as(gc.output()).isZero();
         PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
+    }
+
+    /**
+     * A bounded run: the blobs cross a network hop to the writer their content routes them to, so
+     * the end of input is held in front of that hop, in the sources' tasks, until the last sets and
+     * their descriptors are committed and checked, and behind it only until the writers' tasks have
+     * the notifications of the checkpoints they took (DescriptorDrainOperator). Before, the sink
+     * refused within-job for bounded input: the end of input, held in the writer's task, waited for
+     * checkpoint barriers that task could not read.
+     */
+    @Test
+    void aBoundedRunWithinJobFinishesWithEveryDescriptorDeliveredAndEachContentStoredOnce() throws Exception {
+        String runId = UUID.randomUUID().toString();
+        String inputTopic = "bounded-blobs-" + runId;
+        String descriptorTopic = "descriptors-" + runId;
+        String deadLetterTopic = "dead-letters-" + runId;
+        KAFKA.createTopic(inputTopic, PARTITIONS);
+        KAFKA.createTopic(descriptorTopic, 1);
+        KAFKA.createTopic(deadLetterTopic, 1);
+        Path base = dir.resolve("bounded-base");
+        Configuration config = IngestJobFailoverITCase.jobConfiguration(
+                KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, deadLetterTopic, base);
+        config.set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
+        config.set(BlobKafkaOptions.BOUNDED, true);
+        config.set(RawPackSinkOptions.EXACT_SHARING, ExactSharing.WITHIN_JOB);
+        WORKLOAD.send(KAFKA, inputTopic, PARTITIONS, 0, WORKLOAD.count());
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        IngestJob.build(env, config, IngestJob.Hooks.NONE);
+        env.executeAsync("exact sharing within the job, bounded")
+                .getJobExecutionResult()
+                .get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+
+        Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
+        PipelineOutput output = PipelineOutput.read(KAFKA, descriptorTopic, base);
+        output.assertExactlyOnceAndByteExact(WORKLOAD, all);
+        assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
+        assertEachContentStoredOnce(output);
+    }
+
+    /**
+     * Every Packed or Dedicated row carrying one content names the same stored object, and more than
+     * a hundred rows name an object another row stored.
+     *
+     * @return the stored objects by content
+     */
+    private static Map<Integer, Set<StoredObject>> assertEachContentStoredOnce(PipelineOutput output) {
+        Map<Integer, Set<StoredObject>> objectsByContent = new HashMap<>();
+        for (DescriptorRow row : output.manifestRows) {
+            if (row.blob().kind() == BlobKind.PACKED || row.blob().kind() == BlobKind.DEDICATED) {
+                int content = WORKLOAD.contentOf(TestWorkload.indexOf(row.attributes()));
+                objectsByContent
+                        .computeIfAbsent(content, c -> new HashSet<>())
+                        .add(new StoredObject(
+                                row.blobSet(), row.blob().blobId(), row.blob().position()));
+            }
+        }
+        assertThat(objectsByContent)
+                .as("stored objects per distinct content")
+                .allSatisfy((content, objects) -> assertThat(objects)
+                        .as("objects holding the bytes of record %d", content)
+                        .hasSize(1));
+        long sharedRows = output.manifestRows.stream()
+                        .filter(row -> row.blob().kind() != BlobKind.INLINE
+                                && row.blob().kind() != BlobKind.EXTERNAL)
+                        .count()
+                - objectsByContent.size();
+        assertThat(sharedRows).as("rows naming an object another row stored").isGreaterThan(100);
+        return objectsByContent;
     }
 
     /** What a Packed or Dedicated row names. */

@@ -110,7 +110,6 @@ public final class BackfillJob {
                 passedThroughToOutputs(passedThrough, config, manifests),
                 kafka,
                 config,
-                true,
                 hooks);
     }
 

@@ -10,7 +10,6 @@ import io.blobingest.job.internal.ExternalFetchSettings;
 import io.blobingest.job.internal.FetchExternalBlobsFactory;
 import io.blobingest.job.internal.KafkaDescriptorDeliveryCheck;
 import io.blobingest.kafka.BlobKafkaConnectors;
-import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
@@ -94,7 +93,7 @@ public final class IngestJob {
         DataStream<BlobRecord> records = env.fromSource(
                         kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
                 .uid(SOURCE_UID);
-        place(records, List.of(), List.of(), kafka, config, config.get(BlobKafkaOptions.BOUNDED), hooks);
+        place(records, List.of(), List.of(), kafka, config, hooks);
     }
 
     /**
@@ -104,8 +103,7 @@ public final class IngestJob {
      * feeds it manifest rows, and its own dead letters ({@code earlierDeadLetters}) join the
      * dead-letter sink here. Every further descriptor output (a Lance dataset) gets the rows of
      * {@code earlierRows} too (the backfill's passed-through rows, which have their own way to the
-     * descriptor topic), once each, beside those of the sets placed here. {@code bounded}: whether
-     * {@code records} ends.
+     * descriptor topic), once each, beside those of the sets placed here.
      */
     static void place(
             DataStream<BlobRecord> records,
@@ -113,7 +111,6 @@ public final class IngestJob {
             List<EarlierCommittedRows> earlierRows,
             BlobKafkaConnectors kafka,
             ReadableConfig config,
-            boolean bounded,
             Hooks hooks) {
         // Here, so that every job built around this pipeline (run, backfill) passes references on:
         // see build's javadoc for why that is safe.
@@ -131,8 +128,7 @@ public final class IngestJob {
                                 kafka.adminProperties(),
                                 kafka.descriptorTransactionalIdPrefix(),
                                 kafka.descriptorTopic()))
-                .setExternalReadRetries(fetchSettings.retries())
-                .setBoundedInput(bounded);
+                .setExternalReadRetries(fetchSettings.retries());
         for (DescriptorOutput output : DescriptorOutputs.fromConfig(config, userClassLoader())) {
             sinkBuilder.addDescriptorOutput(hooks.descriptorOutput(output));
         }

@@ -15,6 +15,7 @@ import io.blobingest.sink.internal.WriterState;
 import io.blobingest.sink.internal.WriterStateSerializer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -150,22 +151,44 @@ public final class RawPackSink
      * With a descriptor sink or output and checkpointing, the end of input is held back until the
      * last blob set's descriptors are delivered ({@link DescriptorDrainOperator}). With {@link
      * ExactSharing#WITHIN_JOB}, blobs are first routed to writers by their content ({@link
-     * ContentRouting}).
+     * ContentRouting}), and the hold is split around that network hop: in front of it, in the
+     * source's task, until the checkpoints that commit the last set and its descriptors have
+     * completed; behind it, in the writer's task, until that task has their notifications.
      */
     @Override
     public DataStream<PlacedBlob> addPreWriteTopology(DataStream<PlacedBlob> placed) {
-        DataStream<PlacedBlob> input = placed;
-        if (settings.exactSharing() == ExactSharing.WITHIN_JOB) {
-            ContentRouting routing = new ContentRouting();
-            input = placed.partitionCustom(routing, routing);
+        boolean holdsEndOfInput = emitsDescriptors()
+                && placed.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled();
+        if (settings.exactSharing() != ExactSharing.WITHIN_JOB) {
+            return holdsEndOfInput
+                    ? drain(placed, DescriptorDrainOperator.inWriterTask(), "", "descriptor-drain")
+                    : placed;
         }
-        if (!emitsDescriptors()
-                || !input.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled()) {
-            return input;
+        ContentRouting routing = new ContentRouting();
+        if (!holdsEndOfInput) {
+            return placed.partitionCustom(routing, routing);
         }
-        return input.transform(
-                        "Drain descriptors at end of input", input.getType(), new DescriptorDrainOperator.Factory<>())
-                .uid("descriptor-drain");
+        // The set's commit, then, with a delivery check, the commit and check of its descriptors.
+        int checkpoints = deliveryCheck == null ? 1 : 2;
+        DataStream<PlacedBlob> held = drain(
+                placed,
+                DescriptorDrainOperator.afterEndOfInput(checkpoints),
+                " (before routing)",
+                "descriptor-drain-before-routing");
+        // Twice the checkpoint timeout: a checkpoint the writer took ends, completed or expired, within one.
+        Duration notificationTimeout = Duration.ofMillis(
+                2 * placed.getExecutionEnvironment().getCheckpointConfig().getCheckpointTimeout());
+        return drain(
+                held.partitionCustom(routing, routing),
+                DescriptorDrainOperator.behindNetworkInput(notificationTimeout),
+                " (behind routing)",
+                "descriptor-drain");
+    }
+
+    private static DataStream<PlacedBlob> drain(
+            DataStream<PlacedBlob> input, DescriptorDrainOperator.Factory<PlacedBlob> drain, String where, String uid) {
+        return input.transform("Drain descriptors at end of input" + where, input.getType(), drain)
+                .uid(uid);
     }
 
     @Override

@@ -55,7 +55,6 @@ public final class RawPackSinkBuilder {
     private final List<DescriptorOutput> descriptorOutputs = new ArrayList<>();
     private final List<EarlierCommittedRows> earlierRows = new ArrayList<>();
     private RetryPolicy externalReadRetries = DEFAULT_EXTERNAL_READ_RETRIES;
-    private boolean boundedInput;
 
     RawPackSinkBuilder() {}
 
@@ -85,18 +84,6 @@ public final class RawPackSinkBuilder {
     /** {@link RawPackSinkOptions#ROLL_POLICY}. */
     public RawPackSinkBuilder setRollPolicy(RollPolicy policy) {
         options.set(RawPackSinkOptions.ROLL_POLICY, Objects.requireNonNull(policy, "policy"));
-        return this;
-    }
-
-    /**
-     * Whether the sink's input ends (a bounded run, a backfill). With a descriptor sink or output,
-     * {@link #build()} then refuses {@link ExactSharing#WITHIN_JOB}: the end of a bounded input is
-     * held back in front of the writer until the last descriptors are delivered, which works only
-     * while the source and the writer share one task, and that routing puts a network hop between
-     * them.
-     */
-    public RawPackSinkBuilder setBoundedInput(boolean bounded) {
-        this.boundedInput = bounded;
         return this;
     }
 
@@ -226,15 +213,6 @@ public final class RawPackSinkBuilder {
             throw new IllegalArgumentException(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT.key() + " (" + copyTimeout
                     + ") must be shorter than " + CheckpointingOptions.CHECKPOINTING_TIMEOUT.key() + " ("
                     + checkpointTimeout + "): a copy holds the checkpoint barrier");
-        }
-        if (boundedInput
-                && options.get(RawPackSinkOptions.EXACT_SHARING) == ExactSharing.WITHIN_JOB
-                && (descriptorSink != null || !descriptorOutputs.isEmpty())) {
-            throw new IllegalArgumentException(RawPackSinkOptions.EXACT_SHARING.key() + ": "
-                    + ExactSharing.WITHIN_JOB + " needs unbounded input: it routes blobs to the writers over the"
-                    + " network, and a bounded input's end can only be held back until the last descriptors are"
-                    + " delivered when the source and the writer share one task (FLINK-38614). Use "
-                    + ExactSharing.WITHIN_SUBTASK + " for a bounded run or a backfill.");
         }
         int indexSize = options.get(RawPackSinkOptions.EXACT_SHARING_INDEX_SIZE);
         if (indexSize < 1) {

@@ -45,25 +45,6 @@ class RawPackSinkBuilderTest {
     }
 
     @Test
-    void withinJobSharingIsRefusedForABoundedInputWhoseEndMustWaitForItsDescriptors() {
-        RawPackSinkBuilder bounded = RawPackSink.builder()
-                .setBasePath("/data")
-                .setExactSharing(ExactSharing.WITHIN_JOB)
-                .setBoundedInput(true)
-                .setDescriptorSink(new TransactionalRowSink("builder-test", Long.MAX_VALUE));
-
-        assertThatThrownBy(bounded::build)
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("sink.raw-pack.exact-sharing: within-job needs unbounded input")
-                .hasMessageContaining("Use within-subtask for a bounded run or a backfill.");
-        assertThat(bounded.setExactSharing(ExactSharing.WITHIN_SUBTASK).build()).isNotNull();
-        assertThat(bounded.setExactSharing(ExactSharing.WITHIN_JOB)
-                        .setBoundedInput(false)
-                        .build())
-                .isNotNull();
-    }
-
-    @Test
     void defaultsAreOnCheckpointAndOneGibibytePacks() {
         Configuration empty = new Configuration();
         assertThat(empty.get(RawPackSinkOptions.ROLL_POLICY)).isEqualTo(RollPolicy.ON_CHECKPOINT);

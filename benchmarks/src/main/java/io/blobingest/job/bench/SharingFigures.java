@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * The duplicates workload's exact-sharing comparison: blob-ingest on the same topic with {@code
  * sink.raw-pack.exact-sharing} off, {@code within-subtask} and {@code within-job}, each run the same
- * way (unbounded until its input is delivered: {@code within-job} refuses bounded input).
+ * way (unbounded until its input is delivered, as in every earlier round of this comparison).
  *
  * @param inputBytes bytes of every input record's blob: record values and the External files
  *     ingest-mode records name; what the sink stores without sharing

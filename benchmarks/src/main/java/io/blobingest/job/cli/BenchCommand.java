@@ -450,7 +450,7 @@ public final class BenchCommand implements Callable<Integer> {
                 "exact sharing: %,.1f MB of blobs in the input (%,.1f MB in record values, %,.1f MB in External"
                         + " files), %,d of the %,d records (%.1f%%) exact duplicates of an earlier one; the distinct"
                         + " blobs are %,.1f MB, %.3f of the input (the ideal stored/input). blob-ingest once per mode,"
-                        + " unbounded (within-job refuses bounded input), timed from its start to its last"
+                        + " unbounded (as in every earlier round), timed from its start to its last"
                         + " descriptor committed%n",
                 sharing.inputBytes() / 1e6,
                 outcome.bytes() / 1e6,

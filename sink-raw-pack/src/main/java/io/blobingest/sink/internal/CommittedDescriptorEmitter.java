@@ -75,6 +75,8 @@ public final class CommittedDescriptorEmitter
 
     private final boolean emitOnce;
     private final boolean exactSharing;
+    /** Whether the writers read their input from the network ({@link ContentRouting}). */
+    private final boolean routedByContent;
 
     private transient StreamRecord<DescriptorRow> reuse;
     private transient Counter rowsEmitted;
@@ -90,6 +92,17 @@ public final class CommittedDescriptorEmitter
         super(deliveryCheck, PENDING_DELIVERIES, settings.basePath(), settings.allowOlderRestore(), "blob sets");
         this.emitOnce = emitOnce;
         this.exactSharing = settings.exactSharing() != ExactSharing.OFF;
+        this.routedByContent = settings.exactSharing() == ExactSharing.WITHIN_JOB;
+    }
+
+    /**
+     * Not behind {@link ContentRouting}: the source-side {@link DescriptorDrainOperator} held the
+     * end of input until the last descriptors were committed and checked, and only an aborted
+     * transaction leaves rows here to wait for, which fails the task instead.
+     */
+    @Override
+    boolean checkpointsReachTaskAfterEndOfInput() {
+        return !routedByContent;
     }
 
     @Override

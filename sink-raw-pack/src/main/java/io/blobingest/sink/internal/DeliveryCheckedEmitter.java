@@ -102,7 +102,17 @@ abstract class DeliveryCheckedEmitter<IN, U> extends AbstractStreamOperator<Desc
     @Override
     public void endInput() throws Exception {
         deliveries.awaitEveryRowCommitted(
-                getContainingTask().getMailboxExecutorFactory().createExecutor(TaskMailbox.MIN_PRIORITY));
+                getContainingTask().getMailboxExecutorFactory().createExecutor(TaskMailbox.MIN_PRIORITY),
+                checkpointsReachTaskAfterEndOfInput());
+    }
+
+    /**
+     * Whether this task still takes checkpoints while its end of input is held: it does when its
+     * input is a source chained in front of it (the triggers come through its mailbox), not when
+     * its input comes over the network.
+     */
+    boolean checkpointsReachTaskAfterEndOfInput() {
+        return true;
     }
 
     @Override

@@ -307,10 +307,21 @@ final class DescriptorDeliveries<U> {
      * the last call Flink makes on the task, too late to send anything again, so a last epoch
      * committed there unchecked would be lost without a word if its transaction were aborted.
      * Costs a bounded run one checkpoint.
+     *
+     * @param checkpointsReachTask false if the task reads its input from the network: it cannot take
+     *     a checkpoint while it holds its end of input, so rows not yet known to be committed fail
+     *     the task instead (a restore sends them again) of waiting for ever
      */
-    void awaitEveryRowCommitted(MailboxExecutor mailbox) throws InterruptedException {
+    void awaitEveryRowCommitted(MailboxExecutor mailbox, boolean checkpointsReachTask) throws InterruptedException {
         if (check == null || everyRowKnownCommitted()) {
             return;
+        }
+        if (!checkpointsReachTask) {
+            throw new IllegalStateException("Input ended while the descriptors of the current epoch (" + current.size()
+                    + " " + unitsName + ") and of " + pending.size() + " closed epochs " + pending + " are not known"
+                    + " to be delivered (a descriptor transaction aborted and sent again, or not yet decided). This"
+                    + " task reads its input from the network and cannot take the checkpoint that would commit them"
+                    + " once its input has ended: failing, so that the restored job delivers them");
         }
         LOG.info(
                 "Input ended: waiting until the descriptors of the current epoch ({} {}) and of {} closed epochs "

@@ -1,5 +1,7 @@
 package io.blobingest.sink.internal;
 
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.runtime.checkpoint.CheckpointOptions;
 import org.apache.flink.runtime.checkpoint.SavepointType;
@@ -14,6 +16,7 @@ import org.apache.flink.streaming.api.operators.OperatorSnapshotFutures;
 import org.apache.flink.streaming.api.operators.StreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 
 /**
@@ -23,6 +26,17 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
  * The emitter then holds the end of input until the descriptor transaction holding them is
  * known to be committed ({@link CommittedDescriptorEmitter#endInput}); without a delivery check,
  * the job's final checkpoint commits it, as any sink's last transaction.
+ *
+ * <p>Holding the end of input means serving the task's mailbox, where a task whose input is a
+ * source chained in front of it gets its checkpoint triggers. A task that reads its input from the
+ * network gets the barriers in that input, which it does not read while it holds the end back.
+ * With {@code within-job} exact sharing ({@link ContentRouting}) the hold is therefore split: one
+ * of these operators in front of the routing, in the source's task, waits for {@link
+ * #afterEndOfInput} completed checkpoints taken after its input ended (two with a delivery check:
+ * the one that commits the last set, and the one that commits and checks its descriptors); one
+ * behind the routing, in the writer's task, {@link #behindNetworkInput}, waits only for the
+ * notifications of the checkpoints its task has taken, so that the last set's descriptors are
+ * emitted before its end of input passes on, and never for a new checkpoint.
  *
  * <p>Why: Flink 2.2 emits the committables of a job's <em>final</em> checkpoint to a post-commit
  * topology after that topology's input has ended (FLINK-38614), when a transactional descriptor
@@ -55,16 +69,31 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
             + " with --bounded finishes)";
 
     private final transient MailboxExecutor mailbox;
+    /** Completed checkpoints taken after the end of input to wait for. */
+    private final int checkpointsAfterEnd;
+    /**
+     * How long to wait until every checkpoint the task took is notified complete or aborted; null:
+     * not waited for.
+     */
+    private final Duration notificationTimeout;
 
     private boolean inputEnded;
     /** The first checkpoint taken after the end of input; -1 before it is taken. */
-    private long awaitedCheckpoint = -1;
+    private long firstAfterEnd = -1;
 
-    private boolean drained;
+    private int completedAfterEnd;
+    private long lastTaken = -1;
+    private long lastNotified = -1;
 
-    private DescriptorDrainOperator(StreamOperatorParameters<T> parameters, MailboxExecutor mailbox) {
+    private DescriptorDrainOperator(
+            StreamOperatorParameters<T> parameters,
+            MailboxExecutor mailbox,
+            int checkpointsAfterEnd,
+            Duration notificationTimeout) {
         super(parameters);
         this.mailbox = mailbox;
+        this.checkpointsAfterEnd = checkpointsAfterEnd;
+        this.notificationTimeout = notificationTimeout;
     }
 
     @Override
@@ -75,9 +104,30 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
     @Override
     public void endInput() throws Exception {
         inputEnded = true;
-        while (!drained) {
+        long deadline = Long.MAX_VALUE;
+        ScheduledFuture<?> wakeUp = null;
+        if (notificationTimeout != null && lastNotified < lastTaken) {
+            ProcessingTimeService time = getProcessingTimeService();
+            deadline = time.getCurrentProcessingTime() + notificationTimeout.toMillis();
+            // A timer fires as a mail: it ends the wait below at the deadline if nothing else does.
+            wakeUp = time.registerTimer(deadline, firedAt -> {});
+        }
+        while (!drained()) {
+            if (getProcessingTimeService().getCurrentProcessingTime() >= deadline) {
+                throw new IllegalStateException("Input ended, but the notifications of the checkpoints this task took"
+                        + " (up to " + lastTaken + ") did not arrive within " + notificationTimeout + " (the last was"
+                        + " for checkpoint " + lastNotified + "): the descriptors of the last blob sets may not be"
+                        + " emitted yet; failing, so that the restored job delivers them");
+            }
             mailbox.yield();
         }
+        if (wakeUp != null) {
+            wakeUp.cancel(false);
+        }
+    }
+
+    private boolean drained() {
+        return completedAfterEnd >= checkpointsAfterEnd && (notificationTimeout == null || lastNotified >= lastTaken);
     }
 
     /**
@@ -100,18 +150,49 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
-        if (inputEnded && awaitedCheckpoint < 0) {
-            awaitedCheckpoint = context.getCheckpointId();
+        lastTaken = context.getCheckpointId();
+        if (inputEnded && firstAfterEnd < 0) {
+            firstAfterEnd = context.getCheckpointId();
         }
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
+        lastNotified = Math.max(lastNotified, checkpointId);
         // A later checkpoint completing subsumes an earlier one that was aborted.
-        if (awaitedCheckpoint >= 0 && checkpointId >= awaitedCheckpoint) {
-            drained = true;
+        if (firstAfterEnd >= 0 && checkpointId >= firstAfterEnd) {
+            completedAfterEnd++;
         }
+    }
+
+    @Override
+    public void notifyCheckpointAborted(long checkpointId) throws Exception {
+        super.notifyCheckpointAborted(checkpointId);
+        lastNotified = Math.max(lastNotified, checkpointId);
+    }
+
+    /** In the writer's task, its input a source chained in front: one completed checkpoint after the end. */
+    public static <T> Factory<T> inWriterTask() {
+        return new Factory<>(1, null);
+    }
+
+    /**
+     * In a source's task, in front of a network hop to the writers: {@code checkpoints} completed
+     * checkpoints taken after the end of input.
+     */
+    public static <T> Factory<T> afterEndOfInput(int checkpoints) {
+        return new Factory<>(checkpoints, null);
+    }
+
+    /**
+     * In the writer's task, its input from the network: only the notifications of the checkpoints
+     * the task has taken, never a new one. A checkpoint the task took completes or expires within
+     * the checkpoint timeout, and either is notified; {@code timeout} bounds the wait for a
+     * notification that is lost (Flink sends them best effort), and then fails the task.
+     */
+    public static <T> Factory<T> behindNetworkInput(Duration timeout) {
+        return new Factory<>(0, timeout);
     }
 
     /** Creates the operator with the task's mailbox, which {@link #endInput} keeps serving. */
@@ -120,6 +201,14 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
 
         private static final long serialVersionUID = 1L;
 
+        private final int checkpointsAfterEnd;
+        private final Duration notificationTimeout;
+
+        private Factory(int checkpointsAfterEnd, Duration notificationTimeout) {
+            this.checkpointsAfterEnd = checkpointsAfterEnd;
+            this.notificationTimeout = notificationTimeout;
+        }
+
         @Override
         @SuppressWarnings("unchecked")
         public <O extends StreamOperator<T>> O createStreamOperator(StreamOperatorParameters<T> parameters) {
@@ -127,7 +216,7 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
             // notifications, not only mails of operators further down the chain.
             MailboxExecutor mailbox =
                     parameters.getContainingTask().getMailboxExecutorFactory().createExecutor(TaskMailbox.MIN_PRIORITY);
-            return (O) new DescriptorDrainOperator<>(parameters, mailbox);
+            return (O) new DescriptorDrainOperator<>(parameters, mailbox, checkpointsAfterEnd, notificationTimeout);
         }
 
         @Override

@@ -235,6 +235,28 @@ class CommittedDescriptorEmitterTest {
         }
     }
 
+    /**
+     * With {@code within-job} sharing the emitter's task reads its input over the network and takes
+     * no checkpoint while it holds the end of input: waiting for the epoch sent again would wait for
+     * ever, so it fails the task, and the restore settles the epoch.
+     */
+    @Test
+    void behindContentRoutingTheEndOfInputFailsInsteadOfWaitingForACheckpoint() throws Exception {
+        WriterHarness writers =
+                new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB, ExactSharing.WITHIN_JOB, 100);
+        BlobSetCommittable set = committedSet(writers);
+        try (var harness = harness(writers)) {
+            harness.open();
+            harness.processElement(committed(set, 1));
+            checkpoint(harness, 1, Outcome.OPEN);
+
+            assertThatThrownBy(harness::endInput)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("1 closed epochs [PendingDelivery[subtask=0, epoch=1")
+                    .hasMessageContaining("reads its input from the network and cannot take the checkpoint");
+        }
+    }
+
     @Test
     void aRestoreBehindADeliveredEpochIsRefusedUnlessAllowed() throws Exception {
         WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);

@@ -297,9 +297,9 @@ public final class BenchRunner {
     }
 
     /**
-     * blob-ingest on {@code topic} with each exact sharing mode, unbounded until every record is delivered:
-     * {@code within-job} refuses bounded input (its network hop and the end-of-input drain would deadlock), so none
-     * of the three runs is bounded, and they differ in the sharing mode alone. Each run's output is measured, read
+     * blob-ingest on {@code topic} with each exact sharing mode, unbounded until every record is delivered (as
+     * in every earlier round of this comparison, from when {@code within-job} refused bounded input), so that
+     * the three runs differ in the sharing mode alone. Each run's output is measured, read
      * ({@code off}'s holds the same blobs as the bounded run's, whose read side {@code offRead} is), and deleted, so
      * that each run starts with as much free page cache as the first had: a write into a page cache full of the
      * earlier runs' packs costs more (up to four times as much per byte, seen in a profile).
