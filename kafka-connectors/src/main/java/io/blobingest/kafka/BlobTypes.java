@@ -1,5 +1,7 @@
 package io.blobingest.kafka;
 
+import io.blobingest.kafka.internal.PlacedBlobSerializer;
+import io.blobingest.kafka.internal.PlacedBlobTypeInfo;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.DescriptorRow;
@@ -62,7 +64,11 @@ public final class BlobTypes {
                     "offset", Types.LONG,
                     "length", Types.LONG));
 
-    public static final TypeInformation<PlacedBlob> PLACED_BLOB = Types.POJO(
+    /**
+     * Its fields as a POJO, its payload written once ({@link PlacedBlobSerializer}): a blob's bytes
+     * are also its record's value.
+     */
+    public static final TypeInformation<PlacedBlob> PLACED_BLOB = new PlacedBlobTypeInfo(Types.POJO(
             PlacedBlob.class,
             Map.of(
                     "record", BLOB_RECORD,
@@ -70,7 +76,7 @@ public final class BlobTypes {
                     "bytes", BYTES,
                     "attributes", ATTRIBUTES,
                     "external", BLOB_DESCRIPTOR,
-                    "source", EXTERNAL_BYTES));
+                    "source", EXTERNAL_BYTES)));
 
     /** Kept in the fetch stage's checkpointed state while the fetch is in flight. */
     public static final TypeInformation<ExternalFetch> EXTERNAL_FETCH = Types.POJO(
