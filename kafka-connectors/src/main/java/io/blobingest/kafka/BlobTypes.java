@@ -65,10 +65,11 @@ public final class BlobTypes {
                     "length", Types.LONG));
 
     /**
-     * Its fields as a POJO, its payload written once ({@link PlacedBlobSerializer}): a blob's bytes
-     * are also its record's value.
+     * {@link PlacedBlob}'s fields as a POJO, its payload written twice when it is also the record's
+     * value. How the job serialized it before {@link #PLACED_BLOB}, and how state written then
+     * holds it: read old state with this type, never write it.
      */
-    public static final TypeInformation<PlacedBlob> PLACED_BLOB = new PlacedBlobTypeInfo(Types.POJO(
+    public static final TypeInformation<PlacedBlob> PLACED_BLOB_FIELDS = Types.POJO(
             PlacedBlob.class,
             Map.of(
                     "record", BLOB_RECORD,
@@ -76,7 +77,13 @@ public final class BlobTypes {
                     "bytes", BYTES,
                     "attributes", ATTRIBUTES,
                     "external", BLOB_DESCRIPTOR,
-                    "source", EXTERNAL_BYTES)));
+                    "source", EXTERNAL_BYTES));
+
+    /**
+     * Its fields as a POJO, its payload written once ({@link PlacedBlobSerializer}): a blob's bytes
+     * are also its record's value.
+     */
+    public static final TypeInformation<PlacedBlob> PLACED_BLOB = new PlacedBlobTypeInfo(PLACED_BLOB_FIELDS);
 
     /** Kept in the fetch stage's checkpointed state while the fetch is in flight. */
     public static final TypeInformation<ExternalFetch> EXTERNAL_FETCH = Types.POJO(

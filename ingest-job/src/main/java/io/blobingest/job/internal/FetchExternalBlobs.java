@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
@@ -101,6 +103,14 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
      */
     static final String ASYNC_OPERATOR_STATE_NAME = "_async_wait_operator_state_";
 
+    /**
+     * The type of the async operator's elements as it wrote them: a {@link PlacedBlob} as a plain
+     * POJO ({@link BlobTypes#PLACED_BLOB_FIELDS}), for the state was written before its payload was
+     * serialized once.
+     */
+    static final TypeInformation<Either<PlacedBlob, ExternalFetch>> ASYNC_OPERATOR_ELEMENT_TYPE =
+            new EitherTypeInfo<>(BlobTypes.PLACED_BLOB_FIELDS, BlobTypes.EXTERNAL_FETCH);
+
     private final ExternalBlobFetcher fetcher;
     private final int concurrency;
     private final int attempts;
@@ -140,7 +150,7 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
             ListState<StreamElement> asyncOperatorState = context.getOperatorStateStore()
                     .getListState(new ListStateDescriptor<>(
                             ASYNC_OPERATOR_STATE_NAME,
-                            new StreamElementSerializer<>(ClassifyRecords.OUTPUT_TYPE.createSerializer(
+                            new StreamElementSerializer<>(ASYNC_OPERATOR_ELEMENT_TYPE.createSerializer(
                                     getExecutionConfig().getSerializerConfig()))));
             for (StreamElement element : asyncOperatorState.get()) {
                 restored.add(

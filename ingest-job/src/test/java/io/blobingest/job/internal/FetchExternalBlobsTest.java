@@ -3,6 +3,7 @@ package io.blobingest.job.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.BlobRecord;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream.OutputMode;
 import org.apache.flink.streaming.api.functions.async.AsyncFunction;
@@ -490,7 +492,9 @@ class FetchExternalBlobsTest {
         AsyncFunction<Either<PlacedBlob, ExternalFetch>, PlacedBlob> neverAnswers = new NeverAnswers();
         try (var asyncOperator = new OneInputStreamOperatorTestHarness<>(
                 new AsyncWaitOperatorFactory<>(neverAnswers, TIMEOUT.toMillis(), 4, OutputMode.UNORDERED),
-                ClassifyRecords.OUTPUT_TYPE.createSerializer(new SerializerConfigImpl()))) {
+                // As the job serialized its elements then, each blob's payload twice.
+                new EitherTypeInfo<>(BlobTypes.PLACED_BLOB_FIELDS, BlobTypes.EXTERNAL_FETCH)
+                        .createSerializer(new SerializerConfigImpl()))) {
             asyncOperator.open();
             asyncOperator.processElement(Either.Left(carried), 0);
             asyncOperator.processElement(Either.Right(fetch(1, object.toUri().toString())), 0);
@@ -543,8 +547,11 @@ class FetchExternalBlobsTest {
                 : deadLetters.stream().map(StreamRecord::getValue).toList();
     }
 
+    /** A blob that came in Kafka: its bytes are its record's value, as the classifier places it. */
     private static PlacedBlob carried(long offset) {
-        return new PlacedBlob(record(offset), Placement.INLINE, new byte[] {9}, List.of(), null);
+        byte[] value = {9};
+        return new PlacedBlob(
+                new BlobRecord(null, value, List.of(), "in", 0, offset), Placement.INLINE, value, List.of(), null);
     }
 
     private static ExternalFetch fetch(long offset, String location) {
