@@ -69,11 +69,10 @@ public final class DemoCommand implements Callable<Integer> {
     private static final String CHECKPOINT_INTERVAL = "1s";
     private static final MemorySize PACK_TARGET_SIZE = MemorySize.parse("16mb");
     /**
-     * Re-sent frames come on their first copy's partition, so each writer shares them; the calibration
-     * image is stored once per partition. Not within-job: its routing puts the end-of-input drain
-     * behind a network edge, where a bounded run waits forever for its last checkpoint.
+     * Blobs are routed to writers by content, so the calibration image every robot sends, on both
+     * partitions, is stored once, and so is each re-sent frame's first copy.
      */
-    private static final ExactSharing EXACT_SHARING = ExactSharing.WITHIN_SUBTASK;
+    private static final ExactSharing EXACT_SHARING = ExactSharing.WITHIN_JOB;
 
     private static final Duration PROGRESS_INTERVAL = Duration.ofMillis(500);
     private static final Duration READ_BACK_TIMEOUT = Duration.ofMinutes(2);
