@@ -171,7 +171,8 @@ class ExactSharingITCase {
      * their descriptors are committed and checked, and behind it only until the writers' tasks have
      * the notifications of the checkpoints they took (DescriptorDrainOperator). Before, the sink
      * refused within-job for bounded input: the end of input, held in the writer's task, waited for
-     * checkpoint barriers that task could not read.
+     * checkpoint barriers that task could not read. The Lance output, committed by the same
+     * checkpoints, has every row when the job has finished.
      */
     @Test
     void aBoundedRunWithinJobFinishesWithEveryDescriptorDeliveredAndEachContentStoredOnce() throws Exception {
@@ -188,6 +189,8 @@ class ExactSharingITCase {
         config.set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
         config.set(BlobKafkaOptions.BOUNDED, true);
         config.set(RawPackSinkOptions.EXACT_SHARING, ExactSharing.WITHIN_JOB);
+        String datasetUri = dir.resolve("bounded.lance").toString();
+        config.set(LanceOutputOptions.DATASET_URI, datasetUri);
         WORKLOAD.send(KAFKA, inputTopic, PARTITIONS, 0, WORKLOAD.count());
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
@@ -201,6 +204,8 @@ class ExactSharingITCase {
         output.assertExactlyOnceAndByteExact(WORKLOAD, all);
         assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
         assertEachContentStoredOnce(output);
+        // Read once the job has finished: the Lance output's last transaction is in, not on its way.
+        LanceOutputITCase.assertEveryInputOnceAndByteExact(WORKLOAD, datasetUri, Map.of(), WORKLOAD.count());
     }
 
     /**
