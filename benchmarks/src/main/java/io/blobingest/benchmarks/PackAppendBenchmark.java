@@ -15,9 +15,10 @@ import org.openjdk.jmh.annotations.Setup;
 
 /**
  * Appending one entry to a Raw Pack ({@link RawPackWriter#append(byte[])}: crc32c, write, entry
- * row), the sink's per-blob cost for every Packed blob. A pack is finished (entry table, metadata,
- * tail) and a new one started whenever the next entry would pass {@link #PACK_TARGET_SIZE}, so
- * the footer's cost is spread over the entries as in the sink. The bytes go to a stream that
+ * row), the sink's per-blob cost for every Packed blob. As in the sink, each append is preceded by
+ * the size check ({@link RawPackWriter#finishedLengthAfterAppend}), and a pack is finished (entry
+ * table, metadata, tail) and a new one started whenever the next entry would pass {@link
+ * #PACK_TARGET_SIZE}, so the footer's cost is spread over the entries as in the sink. The bytes go to a stream that
  * discards them: storage speed is not what is measured.
  *
  * <p>One operation is one appended entry of {@code payloadSize} bytes: payload throughput in
@@ -50,7 +51,7 @@ public class PackAppendBenchmark extends ShortRunDefaults {
     /** @return the entry reference, as the sink stores it in the descriptor */
     @Benchmark
     public long appendEntry() throws IOException {
-        if (pack.length() + payloadSize > PACK_TARGET_SIZE) {
+        if (pack.finishedLengthAfterAppend(payloadSize) > PACK_TARGET_SIZE) {
             pack.finish();
             pack = RawPackWriter.create(discard, METADATA);
         }

@@ -54,6 +54,27 @@ public record RawPackMetadata(String blobSet, long blobId, String createdBy) {
         return CREATED_BY.matcher(createdBy).matches();
     }
 
+    /**
+     * The length of {@link #toJson(int, long) toJson(entryCount, payloadBytes)} without writing it,
+     * given {@code lengthWithZeroCounts}, the length of {@code toJson(0, 0)}: the two counts are the
+     * only parts that vary, each written as its decimal digits. For a writer that checks a size limit
+     * before every append.
+     */
+    static int jsonLength(int lengthWithZeroCounts, int entryCount, long payloadBytes) {
+        return lengthWithZeroCounts
+                - 2
+                + decimalLength(Integer.toUnsignedLong(entryCount))
+                + decimalLength(payloadBytes);
+    }
+
+    private static int decimalLength(long value) {
+        int length = value < 0 ? 2 : 1;
+        for (long rest = value / 10; rest != 0; rest /= 10) {
+            length++;
+        }
+        return length;
+    }
+
     /** The metadata bytes of a pack with these counts that records no entry hashes. */
     public byte[] toJson(int entryCount, long payloadBytes) {
         return toJson(entryCount, payloadBytes, null);

@@ -56,6 +56,9 @@ public final class RawPackWriter {
 
     private final OutputStream out;
     private final RawPackMetadata metadata;
+    /** {@code metadata.toJson(0, 0).length}, from which the metadata's length at any counts follows. */
+    private final int metadataLengthWithZeroCounts;
+
     private final CRC32C crc = new CRC32C();
 
     private long position;
@@ -76,6 +79,7 @@ public final class RawPackWriter {
             OutputStream out, RawPackMetadata metadata, RawPackWriterState state, boolean recordEntrySha256) {
         this.out = Objects.requireNonNull(out, "out");
         this.metadata = Objects.requireNonNull(metadata, "metadata");
+        this.metadataLengthWithZeroCounts = metadata.toJson(0, 0).length;
         int capacity = Math.max(INITIAL_ENTRY_CAPACITY, state == null ? 0 : state.entryCount());
         this.entryOffsets = new long[capacity];
         this.entryLengths = new long[capacity];
@@ -354,26 +358,30 @@ public final class RawPackWriter {
         return entrySha256s != null;
     }
 
-    /** The length the pack will have if finished now. Costs the same however many entries it has. */
+    /**
+     * The length the pack will have if finished now. Computed without writing the footer's metadata,
+     * in the same few steps however many entries the pack has.
+     */
     public long finishedLength() {
         return position
                 + (long) ENTRY_LENGTH * entryCount
-                + metadata.toJson(entryCount, payloadBytes).length
+                + RawPackMetadata.jsonLength(metadataLengthWithZeroCounts, entryCount, payloadBytes)
                 + (entrySha256s == null ? 0 : entrySha256s.jsonFieldLength())
                 + TAIL_LENGTH;
     }
 
     /**
      * The length the pack will have if one more entry of {@code payloadLength} bytes is appended
-     * (not shared) and it is then finished: what a size limit is checked against before an append.
-     * Costs the same however many entries it has.
+     * (not shared) and it is then finished: what a size limit is checked against before every
+     * append, so it is computed without writing the footer's metadata, in the same few steps however
+     * many entries the pack has.
      */
     public long finishedLengthAfterAppend(long payloadLength) {
         int entries = entryCount + 1;
         return position
                 + payloadLength
                 + (long) ENTRY_LENGTH * entries
-                + metadata.toJson(entries, payloadBytes + payloadLength).length
+                + RawPackMetadata.jsonLength(metadataLengthWithZeroCounts, entries, payloadBytes + payloadLength)
                 + (entrySha256s == null ? 0 : entrySha256s.jsonFieldLengthWithOneMore())
                 + TAIL_LENGTH;
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RawPackMetadataTest {
@@ -18,6 +20,30 @@ class RawPackMetadataTest {
                 .isEqualTo("{\"pack_type\":\"raw\",\"pack_version\":1,\"required_features\":[\"blob_object_pack\"],"
                         + "\"blob_set\":\"set-1\",\"blob_id\":4294967295,\"entry_count\":3,"
                         + "\"payload_bytes\":12345678901,\"created_by\":\"blob-ingest/0.1.0 \\\"x\\\" \\\\y\"}");
+    }
+
+    @Test
+    void jsonLengthIsTheLengthOfTheJsonAtEveryNumberOfDigitsOfBothCounts() {
+        RawPackMetadata metadata = new RawPackMetadata("set-1", 4294967295L, "blob-ingest/0.1.0 \"x\" \\y");
+        int lengthWithZeroCounts = metadata.toJson(0, 0).length;
+        List<Integer> entryCounts = new ArrayList<>(List.of(-1, Integer.MAX_VALUE));
+        List<Long> payloadBytes = new ArrayList<>(List.of(Long.MAX_VALUE));
+        for (long power = 1; power > 0 && power <= Long.MAX_VALUE / 10; power *= 10) {
+            for (long count : new long[] {power - 1, power, power * 9 + (power - 1)}) {
+                payloadBytes.add(count);
+                if (count <= Integer.MAX_VALUE) {
+                    entryCounts.add((int) count);
+                }
+            }
+        }
+
+        for (int entryCount : entryCounts) {
+            for (long payload : payloadBytes) {
+                assertThat(RawPackMetadata.jsonLength(lengthWithZeroCounts, entryCount, payload))
+                        .as("entry_count %s, payload_bytes %s", Integer.toUnsignedString(entryCount), payload)
+                        .isEqualTo(metadata.toJson(entryCount, payload).length);
+            }
+        }
     }
 
     @Test
