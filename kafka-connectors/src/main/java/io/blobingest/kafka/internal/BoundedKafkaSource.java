@@ -1,14 +1,10 @@
 package io.blobingest.kafka.internal;
 
-import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
-import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
@@ -17,7 +13,6 @@ import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.KafkaSourceEnumState;
 import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
-import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -34,6 +29,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  *
  * <p>A restored enumerator may never tell the readers that no more splits come, so they never end
  * even once every split is read; {@link RestoredBoundedEnumerator} does.
+ *
+ * <p>Its readers end their input together, when the last of them has read its splits ({@link
+ * JointEndReader} says why a bounded run of the Raw Pack sink needs that).
  */
 public final class BoundedKafkaSource<T>
         implements Source<T, KafkaPartitionSplit, KafkaSourceEnumState>, ResultTypeQueryable<T> {
@@ -75,20 +73,22 @@ public final class BoundedKafkaSource<T>
 
     @Override
     public SourceReader<T, KafkaPartitionSplit> createReader(SourceReaderContext context) throws Exception {
-        return new Reader<>(source.createReader(context));
+        return new JointEndReader<>(new Reader<>(source.createReader(context)), context);
     }
 
     @Override
     public SplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumState> createEnumerator(
             SplitEnumeratorContext<KafkaPartitionSplit> context) throws Exception {
-        return source.createEnumerator(context);
+        return new JointEndEnumerator<>(source.createEnumerator(context), context);
     }
 
     @Override
     public SplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumState> restoreEnumerator(
             SplitEnumeratorContext<KafkaPartitionSplit> context, KafkaSourceEnumState checkpoint) throws Exception {
-        return new RestoredBoundedEnumerator(
-                source.restoreEnumerator(context, checkpoint), context, checkpoint, topics, adminProperties);
+        return new JointEndEnumerator<>(
+                new RestoredBoundedEnumerator(
+                        source.restoreEnumerator(context, checkpoint), context, checkpoint, topics, adminProperties),
+                context);
     }
 
     @Override
@@ -107,12 +107,10 @@ public final class BoundedKafkaSource<T>
     }
 
     /** The Kafka reader; every split it is given, restored or assigned, passes {@link #stoppingAtLatestIfUnbounded}. */
-    private static final class Reader<T> implements SourceReader<T, KafkaPartitionSplit> {
-
-        private final SourceReader<T, KafkaPartitionSplit> reader;
+    private static final class Reader<T> extends ForwardingSourceReader<T, KafkaPartitionSplit> {
 
         Reader(SourceReader<T, KafkaPartitionSplit> reader) {
-            this.reader = reader;
+            super(reader);
         }
 
         @Override
@@ -120,56 +118,6 @@ public final class BoundedKafkaSource<T>
             reader.addSplits(splits.stream()
                     .map(BoundedKafkaSource::stoppingAtLatestIfUnbounded)
                     .toList());
-        }
-
-        @Override
-        public void start() {
-            reader.start();
-        }
-
-        @Override
-        public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
-            return reader.pollNext(output);
-        }
-
-        @Override
-        public List<KafkaPartitionSplit> snapshotState(long checkpointId) {
-            return reader.snapshotState(checkpointId);
-        }
-
-        @Override
-        public CompletableFuture<Void> isAvailable() {
-            return reader.isAvailable();
-        }
-
-        @Override
-        public void notifyNoMoreSplits() {
-            reader.notifyNoMoreSplits();
-        }
-
-        @Override
-        public void handleSourceEvents(SourceEvent event) {
-            reader.handleSourceEvents(event);
-        }
-
-        @Override
-        public void notifyCheckpointComplete(long checkpointId) throws Exception {
-            reader.notifyCheckpointComplete(checkpointId);
-        }
-
-        @Override
-        public void notifyCheckpointAborted(long checkpointId) throws Exception {
-            reader.notifyCheckpointAborted(checkpointId);
-        }
-
-        @Override
-        public void pauseOrResumeSplits(Collection<String> splitsToPause, Collection<String> splitsToResume) {
-            reader.pauseOrResumeSplits(splitsToPause, splitsToResume);
-        }
-
-        @Override
-        public void close() throws Exception {
-            reader.close();
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.blobingest.kafka.internal;
 
-import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
@@ -8,7 +7,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.connector.kafka.source.enumerator.KafkaSourceEnumState;
@@ -30,9 +28,8 @@ import org.apache.kafka.common.TopicPartition;
  * reader, now and when it registers (after the Kafka enumerator has handed it its pending splits).
  * If a partition is new, the Kafka enumerator assigns it and signals the end itself.
  */
-final class RestoredBoundedEnumerator implements SplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumState> {
+final class RestoredBoundedEnumerator extends ForwardingSplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumState> {
 
-    private final SplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumState> enumerator;
     private final SplitEnumeratorContext<KafkaPartitionSplit> context;
     private final Set<TopicPartition> restoredPartitions;
     private final List<String> topics;
@@ -45,7 +42,7 @@ final class RestoredBoundedEnumerator implements SplitEnumerator<KafkaPartitionS
             KafkaSourceEnumState restored,
             List<String> topics,
             Properties adminProperties) {
-        this.enumerator = enumerator;
+        super(enumerator);
         this.context = context;
         this.restoredPartitions = Stream.concat(
                         restored.assignedSplits().stream(), restored.unassignedSplits().stream())
@@ -90,35 +87,5 @@ final class RestoredBoundedEnumerator implements SplitEnumerator<KafkaPartitionS
         if (noMoreSplits) {
             context.signalNoMoreSplits(subtaskId);
         }
-    }
-
-    @Override
-    public void handleSplitRequest(int subtaskId, String requesterHostname) {
-        enumerator.handleSplitRequest(subtaskId, requesterHostname);
-    }
-
-    @Override
-    public void addSplitsBack(List<KafkaPartitionSplit> splits, int subtaskId) {
-        enumerator.addSplitsBack(splits, subtaskId);
-    }
-
-    @Override
-    public KafkaSourceEnumState snapshotState(long checkpointId) throws Exception {
-        return enumerator.snapshotState(checkpointId);
-    }
-
-    @Override
-    public void notifyCheckpointComplete(long checkpointId) throws Exception {
-        enumerator.notifyCheckpointComplete(checkpointId);
-    }
-
-    @Override
-    public void handleSourceEvent(int subtaskId, SourceEvent event) {
-        enumerator.handleSourceEvent(subtaskId, event);
-    }
-
-    @Override
-    public void close() throws IOException {
-        enumerator.close();
     }
 }
