@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.Setup;
  * row), the sink's per-blob cost for every Packed blob. As in the sink, each append is preceded by
  * the size check ({@link RawPackWriter#finishedLengthAfterAppend}), and a pack is finished (entry
  * table, metadata, tail) and a new one started whenever the next entry would pass {@link
- * #PACK_TARGET_SIZE}, so the footer's cost is spread over the entries as in the sink. The bytes go to a stream that
- * discards them: storage speed is not what is measured.
+ * #PACK_TARGET_SIZE}, so the footer's cost is spread over the entries as in the sink. The bytes go
+ * to a stream that discards them: storage speed is not what is measured.
  *
  * <p>One operation is one appended entry of {@code payloadSize} bytes: payload throughput in
  * bytes per second is operations per second times {@code payloadSize}.

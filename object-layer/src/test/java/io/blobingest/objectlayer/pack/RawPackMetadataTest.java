@@ -27,7 +27,7 @@ class RawPackMetadataTest {
         RawPackMetadata metadata = new RawPackMetadata("set-1", 4294967295L, "blob-ingest/0.1.0 \"x\" \\y");
         int lengthWithZeroCounts = metadata.toJson(0, 0).length;
         List<Integer> entryCounts = new ArrayList<>(List.of(-1, Integer.MAX_VALUE));
-        List<Long> payloadBytes = new ArrayList<>(List.of(Long.MAX_VALUE));
+        List<Long> payloadBytes = new ArrayList<>(List.of(Long.MAX_VALUE, -1L, Long.MIN_VALUE));
         for (long power = 1; power > 0 && power <= Long.MAX_VALUE / 10; power *= 10) {
             for (long count : new long[] {power - 1, power, power * 9 + (power - 1)}) {
                 payloadBytes.add(count);
