@@ -179,7 +179,7 @@ final class JobOptions {
                     ? BlobKafkaConnectors.fromConfig(config)
                     : BlobKafkaConnectors.sinksFromConfig(config);
         } catch (IllegalConfigurationException | IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         Optional<String> otherJob = kafka.runningJobOnTheTransactionalIds();
         if (otherJob.isPresent()) {
