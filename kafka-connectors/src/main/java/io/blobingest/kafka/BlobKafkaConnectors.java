@@ -57,6 +57,8 @@ public final class BlobKafkaConnectors {
     private final long deadLetterMaxRecordBytes;
     private final Properties clientProperties;
     private final Duration runningJobCheck;
+    private final String lineageTopic;
+    private final Duration lineageClaimWindow;
 
     private BlobKafkaConnectors(ReadableConfig config, boolean readsInputTopic) {
         bootstrapServers = required(config, BlobKafkaOptions.BOOTSTRAP_SERVERS);
@@ -99,6 +101,21 @@ public final class BlobKafkaConnectors {
                 .orElseGet(() -> config.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL)
                         .orElse(Duration.ofSeconds(10))
                         .multipliedBy(2));
+        lineageTopic = config.get(BlobKafkaOptions.LINEAGE_TOPIC);
+        if (lineageTopic.isBlank()) {
+            throw new IllegalConfigurationException(BlobKafkaOptions.LINEAGE_TOPIC.key() + " must not be blank");
+        }
+        if (lineageTopic.equals(inputTopic)
+                || lineageTopic.equals(descriptorTopic)
+                || lineageTopic.equals(deadLetterTopic)) {
+            throw new IllegalConfigurationException(BlobKafkaOptions.LINEAGE_TOPIC.key()
+                    + " must differ from the input, descriptor and dead-letter topics, found " + lineageTopic);
+        }
+        lineageClaimWindow = config.get(BlobKafkaOptions.LINEAGE_CLAIM_WINDOW);
+        if (lineageClaimWindow.isNegative()) {
+            throw new IllegalConfigurationException(
+                    BlobKafkaOptions.LINEAGE_CLAIM_WINDOW.key() + " must not be negative, found " + lineageClaimWindow);
+        }
         if (runningJobCheck.isNegative()) {
             throw new IllegalConfigurationException(
                     BlobKafkaOptions.RUNNING_JOB_CHECK.key() + " must not be negative, found " + runningJobCheck);
@@ -239,6 +256,26 @@ public final class BlobKafkaConnectors {
                     + " its transactions moved (" + String.join(", ", signs.subList(0, Math.min(4, signs.size())))
                     + (signs.size() > 4 ? ", ..." : "") + ")");
         }
+    }
+
+    /**
+     * Claims this job's lineage (its transactional id prefix) for a start, before it writes
+     * anything: the first of two overlapping starts wins, the later is refused ({@link LineageClaims}).
+     * Watching the transactional ids cannot tell two starts apart while neither has a transaction.
+     *
+     * @param local whether the job runs inside this process (a local run), so its claim dies with it
+     * @return the claim, to release once the job has ended
+     * @throws LineageClaims.RefusedException naming the earlier start that holds the lineage
+     */
+    public LineageClaims.Held claimLineage(boolean local)
+            throws LineageClaims.RefusedException, InterruptedException, ExecutionException {
+        return new LineageClaims(lineageTopic, adminProperties(), lineageClaimWindow)
+                .claim(transactionalIdPrefix, local);
+    }
+
+    /** The lineage: the transactional id prefix all of this job's sinks derive theirs from. */
+    public String lineage() {
+        return transactionalIdPrefix;
     }
 
     /** Properties of an admin client of the job's cluster: the bootstrap servers and {@code kafka.properties}. */

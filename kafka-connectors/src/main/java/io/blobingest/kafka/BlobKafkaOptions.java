@@ -60,6 +60,21 @@ public final class BlobKafkaOptions {
                     + "ids with the prefix exist. 0 s skips the check. Default: twice "
                     + "execution.checkpointing.interval.");
 
+    public static final ConfigOption<String> LINEAGE_TOPIC = ConfigOptions.key("kafka.lineage-topic")
+            .stringType()
+            .defaultValue("blob-ingest-lineage")
+            .withDescription("Compacted topic of one partition where every start claims its lineage (its "
+                    + "kafka.transactional-id-prefix) before it writes anything; created if missing. Of two "
+                    + "starts of one lineage that overlap, the later is refused.");
+
+    public static final ConfigOption<Duration> LINEAGE_CLAIM_WINDOW = ConfigOptions.key("kafka.lineage-claim-window")
+            .durationType()
+            .defaultValue(Duration.ofMinutes(1))
+            .withDescription("How long the claim of a start that has not ended keeps later starts of its "
+                    + "lineage out, unless its launcher ran on the same host and is gone: at least the time a "
+                    + "job takes from start to its first Kafka transaction. After it, kafka.running-job-check "
+                    + "finds a job that runs.");
+
     public static final ConfigOption<Duration> BROKER_TRANSACTION_MAX_TIMEOUT = ConfigOptions.key(
                     "kafka.broker-transaction-max-timeout")
             .durationType()

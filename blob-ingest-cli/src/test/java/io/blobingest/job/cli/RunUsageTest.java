@@ -31,4 +31,26 @@ class RunUsageTest {
         assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(JobCli.EXIT_USAGE);
         assertThat(run.err()).contains("the input, descriptor and dead-letter topics must differ");
     }
+
+    @Test
+    void theLineageTopicMustBeItsOwn() {
+        CliRun run = CliRun.of(
+                "run",
+                "--bootstrap-servers",
+                "localhost:1",
+                "--input-topic",
+                "blobs",
+                "--descriptor-topic",
+                "descriptors",
+                "--dlq-topic",
+                "dead-letters",
+                "--base",
+                dir.resolve("base").toString(),
+                "--bounded",
+                "-D",
+                "kafka.lineage-topic=descriptors");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(JobCli.EXIT_USAGE);
+        assertThat(run.err()).contains("kafka.lineage-topic must differ from the input, descriptor and dead-letter");
+    }
 }

@@ -5,6 +5,7 @@ import io.blobingest.job.internal.DescriptorTopicRecreatedException;
 import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.kafka.LineageClaims;
 import io.blobingest.sink.RawPackSinkOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -51,6 +53,9 @@ final class JobOptions {
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
+
+    /** This start's claim of its lineage, from {@link #build} until its job has ended. */
+    private LineageClaims.Held lineageClaim;
 
     @Option(names = "--bootstrap-servers", description = "Kafka bootstrap servers (kafka.bootstrap-servers).")
     String bootstrapServers;
@@ -168,7 +173,8 @@ final class JobOptions {
 
     /**
      * A new environment with {@code topology} built into it; a refused option is a usage error, and
-     * so is another job running on this job's transactional ids.
+     * so is another start of this job's lineage that claimed it first, or another job running on its
+     * transactional ids. The claim is held until {@link #execute} sees the job end.
      */
     StreamExecutionEnvironment build(Configuration config, Topology topology) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
@@ -181,14 +187,36 @@ final class JobOptions {
         } catch (IllegalConfigurationException | IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        try {
+            lineageClaim = kafka.claimLineage(env instanceof LocalStreamEnvironment);
+        } catch (LineageClaims.RefusedException e) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    e.getMessage() + ": both use kafka.transactional-id-prefix '" + kafka.lineage()
+                            + "' (by default kafka.group-id), and two runs of one job deliver every input twice. Let"
+                            + " that run end, or give this one its own --group-id; a start that died stops"
+                            + " counting once its launcher's process is gone, on another host after "
+                            + config.get(BlobKafkaOptions.LINEAGE_CLAIM_WINDOW).toSeconds()
+                            + " s (kafka.lineage-claim-window).");
+        }
         Optional<String> otherJob = kafka.runningJobOnTheTransactionalIds();
         if (otherJob.isPresent()) {
+            releaseLineage();
             throw new ParameterException(
                     spec.commandLine(),
                     otherJob.get() + ". Two jobs on one prefix fence each"
                             + " other's transactions: stop the other job, or give this one its own --group-id.");
         }
         return env;
+    }
+
+    /** Ends this start's claim of its lineage, if it holds one: its job has ended, or never began. */
+    private void releaseLineage() throws InterruptedException, ExecutionException {
+        if (lineageClaim != null) {
+            LineageClaims.Held claim = lineageClaim;
+            lineageClaim = null;
+            claim.release();
+        }
     }
 
     /** Runs the job built into {@code env}; empty if it was submitted detached to a cluster. */
@@ -199,7 +227,15 @@ final class JobOptions {
             result = env instanceof LocalStreamEnvironment
                     ? LocalRun.execute(env, config.get(PipelineOptions.NAME), out)
                     : env.execute(config.get(PipelineOptions.NAME));
+            if (result.isJobExecutionResult()) {
+                releaseLineage();
+            }
         } catch (Exception e) {
+            try {
+                releaseLineage();
+            } catch (InterruptedException | ExecutionException releaseFailure) {
+                e.addSuppressed(releaseFailure);
+            }
             Optional<DescriptorTopicRecreatedException> recreated =
                     ExceptionUtils.findThrowable(e, DescriptorTopicRecreatedException.class);
             if (recreated.isPresent()) {
