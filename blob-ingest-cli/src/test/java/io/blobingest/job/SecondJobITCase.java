@@ -51,6 +51,9 @@ class SecondJobITCase {
                     second.indexOf("--checkpoint-dir") + 1,
                     dir.resolve("second-checkpoints").toString());
             second.add("--bounded");
+            // The first run's claim of the lineage would refuse this start at once (DoubleSubmitITCase);
+            // with no claim window left it is the watch of the transactional ids that must refuse it.
+            second.addAll(List.of("-D", "kafka.lineage-claim-window=0s"));
             RunResult refused = IngestJobITCase.runCli(second.toArray(String[]::new));
             assertThat(refused.exitCode()).as(refused.output()).isEqualTo(2);
             assertThat(refused.output())
