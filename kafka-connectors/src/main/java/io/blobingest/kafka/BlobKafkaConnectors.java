@@ -7,6 +7,7 @@ import io.blobingest.kafka.internal.TransactionTimeouts;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetter;
+import io.blobingest.storage.SecretSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -96,6 +97,7 @@ public final class BlobKafkaConnectors {
             throw new IllegalConfigurationException(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE.key()
                     + " must be below 2 GiB, found " + config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE));
         }
+        SecretSettings.requireMaskable(config, BlobKafkaOptions.CLIENT_PROPERTIES);
         clientProperties = ClientProperties.of(config.get(BlobKafkaOptions.CLIENT_PROPERTIES));
         runningJobCheck = config.getOptional(BlobKafkaOptions.RUNNING_JOB_CHECK)
                 .orElseGet(() -> config.getOptional(CheckpointingOptions.CHECKPOINTING_INTERVAL)

@@ -106,9 +106,11 @@ public final class BlobKafkaOptions {
             .mapType()
             .defaultValue(Map.of())
             .withDescription("Extra Kafka client properties for the consumer and both producers "
-                    + "(security, tuning) in Flink's map syntax, a value with ':' or blanks in single quotes: "
-                    + "security.protocol:SASL_SSL,sasl.jaas.config:'org.apache... required;'. "
-                    + "Settings owned by the options above are refused.");
+                    + "(security, tuning), in Flink's map syntax (security.protocol:SASL_SSL,max.request.size:"
+                    + "2097152) or one key each (kafka.properties.security.protocol: SASL_SSL). A secret "
+                    + "(sasl.jaas.config, a password) must take a key of its own, "
+                    + "kafka.properties.sasl.jaas.config, which Flink masks in its logs and web UI; on the "
+                    + "one line it is refused. Settings owned by the options above are refused.");
 
     private BlobKafkaOptions() {}
 }

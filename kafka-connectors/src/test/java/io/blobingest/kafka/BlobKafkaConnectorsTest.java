@@ -192,9 +192,25 @@ class BlobKafkaConnectorsTest {
     @Test
     void acceptsOtherClientPropertiesInFlinksMapSyntax() {
         Configuration config = validConfig();
-        config.setString("kafka.properties", "security.protocol:PLAINTEXT,sasl.jaas.config:'a b=c; d:e'");
+        config.setString("kafka.properties", "security.protocol:PLAINTEXT,client.rack:'a b=c; d:e'");
 
-        assertThat(config.get(BlobKafkaOptions.CLIENT_PROPERTIES)).containsEntry("sasl.jaas.config", "a b=c; d:e");
+        assertThat(config.get(BlobKafkaOptions.CLIENT_PROPERTIES)).containsEntry("client.rack", "a b=c; d:e");
         assertThat(BlobKafkaConnectors.fromConfig(config).source()).isNotNull();
+    }
+
+    @Test
+    void takesASecretUnderAKeyOfItsOwnAndRefusesItOnTheOneLine() {
+        Configuration ownKey = validConfig();
+        ownKey.setString("kafka.properties.security.protocol", "SASL_PLAINTEXT");
+        ownKey.setString("kafka.properties.sasl.jaas.config", "a b=c; d:e");
+        assertThat(ownKey.get(BlobKafkaOptions.CLIENT_PROPERTIES)).containsEntry("sasl.jaas.config", "a b=c; d:e");
+        assertThat(BlobKafkaConnectors.fromConfig(ownKey).source()).isNotNull();
+
+        Configuration oneLine = validConfig();
+        oneLine.setString("kafka.properties", "security.protocol:SASL_PLAINTEXT,sasl.jaas.config:'a b=c; d:e'");
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(oneLine))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining("kafka.properties.sasl.jaas.config")
+                .hasMessageNotContaining("a b=c");
     }
 }

@@ -8,6 +8,7 @@ import io.blobingest.sink.DescriptorOutput;
 import io.blobingest.sink.EarlierCommittedRows;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.storage.S3Options;
+import io.blobingest.storage.SecretSettings;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.List;
@@ -62,6 +63,7 @@ public final class LanceDescriptorOutput implements DescriptorOutput {
         if (datasetUri.startsWith("s3://") || blobBase.startsWith("s3://")) {
             storageOptions.putAll(s3StorageOptions(config));
         }
+        SecretSettings.requireMaskable(config, LanceOutputOptions.STORAGE_OPTIONS);
         storageOptions.putAll(config.get(LanceOutputOptions.STORAGE_OPTIONS));
         return new LanceDescriptorOutput(new LanceSettings(datasetUri, blobBase, storageOptions));
     }

@@ -29,6 +29,13 @@ public record LanceSettings(String datasetUri, String blobBase, Map<String, Stri
         storageOptions = Map.copyOf(new TreeMap<>(storageOptions));
     }
 
+    /** Names the storage options without their values, which hold credentials (the S3 secret key). */
+    @Override
+    public String toString() {
+        return "LanceSettings[datasetUri=" + datasetUri + ", blobBase=" + blobBase + ", storageOptions="
+                + storageOptions.keySet() + "]";
+    }
+
     /**
      * File format 2.2, the blob base registered, Lance's default reference mode for External
      * inputs. URIs outside the base (External descriptors of {@code blob.mode=reference}) are kept

@@ -1,0 +1,21 @@
+package io.blobingest.lance.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LanceSettingsTest {
+
+    @Test
+    void itsTextNamesTheStorageOptionsWithoutTheirValues() {
+        LanceSettings settings = new LanceSettings(
+                "file:///data/blobs.lance",
+                "file:///data/base",
+                Map.of("aws_access_key_id", "AKIA", "aws_secret_access_key", "s3cr3t-canary"));
+
+        assertThat(settings.toString())
+                .contains("aws_secret_access_key", "file:///data/blobs.lance")
+                .doesNotContain("s3cr3t-canary");
+    }
+}
