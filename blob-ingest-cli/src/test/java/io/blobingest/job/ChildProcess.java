@@ -3,6 +3,7 @@ package io.blobingest.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import io.blobingest.objectlayer.DescriptorRow;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,8 +11,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -119,6 +122,33 @@ record ChildProcess(Process process, Path log) {
             if (child != null) {
                 child.destroy();
             }
+        }
+    }
+
+    /**
+     * Waits for the moment a restart must cover: a committed manifest with rows of inputs from
+     * {@code fromInput} on whose descriptors are not committed yet. The next checkpoint delivers
+     * them, so a kill has to follow at once.
+     */
+    void awaitACommittedSetWithoutDescriptors(
+            KafkaBrokerExtension kafka, String descriptorTopic, Path base, int fromInput, Duration timeout)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            assertThat(process.isAlive()).as("the job is still running").isTrue();
+            PipelineOutput output = PipelineOutput.read(kafka, descriptorTopic, base);
+            Set<String> delivered =
+                    output.descriptors.stream().map(DescriptorRow::source).collect(Collectors.toSet());
+            boolean undelivered = output.manifestRows.stream()
+                    .anyMatch(row ->
+                            TestWorkload.indexOf(row.attributes()) >= fromInput && !delivered.contains(row.source()));
+            if (undelivered) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no committed blob set without its descriptors within " + timeout);
+            }
+            Thread.sleep(100);
         }
     }
 

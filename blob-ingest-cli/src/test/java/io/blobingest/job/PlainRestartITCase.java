@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
-import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.StoredBlobs;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,7 +56,7 @@ class PlainRestartITCase {
             first = ChildProcess.start(run, dir.resolve("first.log"));
             first.awaitCommittedDescriptors(KAFKA, "descriptors", TIMEOUT);
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_START, BEFORE_KILL);
-            awaitACommittedSetWithoutDescriptors(first, base);
+            first.awaitACommittedSetWithoutDescriptors(KAFKA, "descriptors", base, BEFORE_START, TIMEOUT);
             first.kill();
 
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_KILL, WORKLOAD.count());
@@ -80,33 +79,6 @@ class PlainRestartITCase {
             throw e;
         } finally {
             ChildProcess.destroyAll(first, second);
-        }
-    }
-
-    /**
-     * Waits for the moment the restart must cover: a committed manifest with rows of records sent
-     * after the start whose descriptors are not committed yet. The next checkpoint delivers them,
-     * so the kill has to follow at once.
-     */
-    private static void awaitACommittedSetWithoutDescriptors(ChildProcess child, Path base) throws Exception {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (true) {
-            assertThat(child.process().isAlive())
-                    .as("the first run is still running")
-                    .isTrue();
-            PipelineOutput output = PipelineOutput.read(KAFKA, "descriptors", base);
-            Set<String> delivered =
-                    output.descriptors.stream().map(DescriptorRow::source).collect(Collectors.toSet());
-            boolean undelivered = output.manifestRows.stream()
-                    .anyMatch(row -> TestWorkload.indexOf(row.attributes()) >= BEFORE_START
-                            && !delivered.contains(row.source()));
-            if (undelivered) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no committed blob set without its descriptors within " + TIMEOUT);
-            }
-            Thread.sleep(100);
         }
     }
 }

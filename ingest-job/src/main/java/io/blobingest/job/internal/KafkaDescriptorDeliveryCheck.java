@@ -20,6 +20,7 @@ import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTransactionsOptions;
 import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,8 +45,9 @@ import org.slf4j.LoggerFactory;
  * runs in the background and the epoch is {@code OPEN} until it ends, which is once the
  * transactions open on the descriptor topic when it started have ended (the next checkpoint).
  *
- * <p>An unknown id (expired after the brokers' {@code transactional.id.expiration.ms}, 7 days by
- * default) or an unreachable cluster is an error, never a guess.
+ * <p>An id the brokers no longer know (forgotten {@code transactional.id.expiration.ms}, 7 days by
+ * default, after its transaction ended: a checkpoint or savepoint resumed later than that) is read
+ * from the delivered data the same way. An unreachable cluster is an error, never a guess.
  */
 public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryCheck {
 
@@ -112,14 +114,26 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
         @Override
         public Outcome outcome(Epoch epoch) throws IOException {
             String transactionalId = transactionalId(epoch.subtask(), epoch.epoch());
-            TransactionDescription description = describe(admin, transactionalId);
+            Optional<TransactionDescription> known = describeIfKnown(admin, transactionalId);
+            if (known.isEmpty()) {
+                return fromDeliveredRows(
+                        transactionalId,
+                        epoch,
+                        "was forgotten by the brokers (transactional.id.expiration.ms after it ended), which hides"
+                                + " whether it committed");
+            }
+            TransactionDescription description = known.get();
             return switch (description.state()) {
                 case COMPLETE_COMMIT, PREPARE_COMMIT -> Outcome.COMMITTED;
                 case COMPLETE_ABORT, PREPARE_ABORT, PREPARE_EPOCH_FENCE -> {
                     LOG.warn("Descriptor transaction {} did not commit: {}", transactionalId, description);
                     yield Outcome.ABORTED;
                 }
-                case EMPTY -> fromDeliveredRows(transactionalId, epoch, description);
+                case EMPTY ->
+                    fromDeliveredRows(
+                            transactionalId,
+                            epoch,
+                            "was fenced after it ended (" + description + "), which hides whether it committed");
                 case ONGOING -> Outcome.OPEN;
                 default ->
                     throw new IOException("transaction " + transactionalId + " is in state " + description.state()
@@ -127,8 +141,7 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
             };
         }
 
-        private Outcome fromDeliveredRows(String transactionalId, Epoch epoch, TransactionDescription description)
-                throws IOException {
+        private Outcome fromDeliveredRows(String transactionalId, Epoch epoch, String why) throws IOException {
             CommittedRecordSearch search = searches.get(transactionalId);
             if (search == null) {
                 Optional<DescriptorRow> sample = epoch.sampleRow();
@@ -137,10 +150,10 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
                     return Outcome.ABORTED;
                 }
                 LOG.warn(
-                        "Descriptor transaction {} was fenced after it ended ({}), which hides whether it committed: "
-                                + "looking for its row {} among the committed records of {} sent since {}",
+                        "Descriptor transaction {} {}: looking for its row {} among the committed records of {} sent"
+                                + " since {}",
                         transactionalId,
-                        description,
+                        why,
                         sample.get().source(),
                         descriptorTopic,
                         epoch.firstRowSentAtMillis() == 0
@@ -181,15 +194,22 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
         }
     }
 
-    /** The transaction's state on the brokers, within {@link #LOOKUP_TIMEOUT}. */
-    static TransactionDescription describe(Admin admin, String transactionalId) throws IOException {
+    /**
+     * The transaction's state on the brokers, within {@link #LOOKUP_TIMEOUT}; empty when they do not
+     * know the id: never used, or forgotten {@code transactional.id.expiration.ms} (7 days by
+     * default) after its last transaction ended, as for a checkpoint or savepoint resumed later.
+     */
+    static Optional<TransactionDescription> describeIfKnown(Admin admin, String transactionalId) throws IOException {
         DescribeTransactionsOptions options =
                 new DescribeTransactionsOptions().timeoutMs((int) LOOKUP_TIMEOUT.toMillis());
         try {
-            return admin.describeTransactions(List.of(transactionalId), options)
+            return Optional.of(admin.describeTransactions(List.of(transactionalId), options)
                     .description(transactionalId)
-                    .get(LOOKUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    .get(LOOKUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof TransactionalIdNotFoundException) {
+                return Optional.empty();
+            }
             throw new IOException("cannot describe transaction " + transactionalId + ": " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
             throw new IOException(

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -28,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * id names one transaction: see {@link KafkaDescriptorDeliveryCheck}). Still {@code Ongoing} (the
  * failure struck between the checkpoint and its notification): Kafka's committer commits it. Already
  * committed: skipped, one INFO line. Ended otherwise (aborted, or fenced after it ended, which hides
- * how): there is nothing to commit either, one INFO line; the descriptor emitter decides what became
- * of its rows and sends them again, with a WARN, if they were lost. Transactions of the running
+ * how), or forgotten by the brokers ({@code transactional.id.expiration.ms} after it ended, as for a
+ * savepoint resumed a week later): there is nothing to commit either, one INFO line; the
+ * descriptor emitter decides what became of its rows and sends them again, with a WARN, if they
+ * were lost. Transactions of the running
  * attempt, above {@code c}, go to Kafka's committer unasked.
  */
 final class RestoredTransactionCommitter implements Committer<KafkaCommittable> {
@@ -103,7 +106,18 @@ final class RestoredTransactionCommitter implements Committer<KafkaCommittable> 
     /** Settles a restored transaction that has ended; returns whether it is still open and must be committed. */
     private static boolean stillOpen(Admin admin, CommitRequest<KafkaCommittable> request) throws IOException {
         String id = request.getCommittable().getTransactionalId();
-        TransactionDescription description = KafkaDescriptorDeliveryCheck.describe(admin, id);
+        Optional<TransactionDescription> known = KafkaDescriptorDeliveryCheck.describeIfKnown(admin, id);
+        if (known.isEmpty()) {
+            LOG.info(
+                    "Descriptor transaction {} is forgotten by the brokers (transactional.id.expiration.ms after it"
+                            + " ended): not committed again; the descriptor emitter checks whether its descriptors"
+                            + " were delivered and sends them again if not",
+                    id);
+            request.signalFailedWithKnownReason(
+                    new IllegalStateException("descriptor transaction " + id + " is forgotten by the brokers"));
+            return false;
+        }
+        TransactionDescription description = known.get();
         switch (description.state()) {
             case ONGOING -> {
                 return true;

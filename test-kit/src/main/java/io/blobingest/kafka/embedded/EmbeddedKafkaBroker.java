@@ -65,6 +65,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Formats and starts the broker; returns once it accepts clients (about 2 s). */
     public static EmbeddedKafkaBroker start() throws Exception {
+        return start(Map.of());
+    }
+
+    /** As {@link #start()}, with {@code settings} over {@link #BROKER_SETTINGS}. */
+    public static EmbeddedKafkaBroker start(Map<String, String> settings) throws Exception {
         TestKitNodes nodes = new TestKitNodes.Builder()
                 .setCombined(true)
                 .setNumBrokerNodes(1)
@@ -72,6 +77,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 .build();
         KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes);
         BROKER_SETTINGS.forEach(builder::setConfigProp);
+        settings.forEach(builder::setConfigProp);
         KafkaClusterTestKit cluster = builder.build();
         try {
             formatQuietly(cluster);

@@ -56,22 +56,29 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
     private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(30);
 
     private final boolean childProcess;
+    private final Map<String, String> brokerSettings;
     private EmbeddedKafkaBroker broker;
     private KafkaBrokerProcess brokerProcess;
     private Path brokerDirectory;
 
     /** The broker in this JVM. */
     public KafkaBrokerExtension() {
-        this(false);
+        this(false, Map.of());
     }
 
-    private KafkaBrokerExtension(boolean childProcess) {
+    private KafkaBrokerExtension(boolean childProcess, Map<String, String> brokerSettings) {
         this.childProcess = childProcess;
+        this.brokerSettings = brokerSettings;
     }
 
     /** The broker in a child JVM, which {@link #killBroker()} kills and {@link #startBroker()} starts again. */
     public static KafkaBrokerExtension inChildProcess() {
-        return new KafkaBrokerExtension(true);
+        return new KafkaBrokerExtension(true, Map.of());
+    }
+
+    /** The broker in this JVM with {@code settings} over {@link EmbeddedKafkaBroker#BROKER_SETTINGS}. */
+    public static KafkaBrokerExtension withBrokerSettings(Map<String, String> settings) {
+        return new KafkaBrokerExtension(false, Map.copyOf(settings));
     }
 
     @Override
@@ -80,7 +87,7 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
             brokerDirectory = Files.createTempDirectory("kafka-broker-process");
             brokerProcess = KafkaBrokerProcess.start(brokerDirectory);
         } else {
-            broker = EmbeddedKafkaBroker.start();
+            broker = EmbeddedKafkaBroker.start(brokerSettings);
         }
     }
 
