@@ -263,8 +263,10 @@ class BackfillITCase {
     void theTopicFormIngestsReferenceModeRecords() throws Exception {
         createTopics("topic");
         KAFKA.createTopic("topic-refs", PARTITIONS);
+        Path external = Files.createDirectories(dir.resolve("external"));
         Path file = Files.write(
-                dir.resolve("clip.bin"), "a clip of a robot arm".repeat(10_000).getBytes(UTF_8));
+                external.resolve("clip.bin"),
+                "a clip of a robot arm".repeat(10_000).getBytes(UTF_8));
         byte[] carried = "carried bytes".getBytes(UTF_8);
         KAFKA.send(List.of(
                 new ProducerRecord<>(
@@ -287,7 +289,7 @@ class BackfillITCase {
                 "topic-refs",
                 "--bounded",
                 "-D",
-                "external.allowed-prefixes=" + dir.toUri());
+                "external.allowed-prefixes=" + external.toUri());
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         List<DescriptorRow> descriptors = KAFKA.drainCommitted("topic-descriptors").stream()

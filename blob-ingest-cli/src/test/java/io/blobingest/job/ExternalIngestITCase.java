@@ -171,6 +171,19 @@ class ExternalIngestITCase {
                 files + "small.bin",
                 "blob.mode",
                 "reference");
+        // A reference is never read by the job, but readers follow it: its links are checked as a
+        // fetched file's are, so one leading out of the allowed directory is refused.
+        Files.write(dir.resolve("outside.bin"), small);
+        Files.createSymbolicLink(external.resolve("link-out.bin"), dir.resolve("outside.bin"));
+        input(
+                inputs,
+                expected,
+                "reference-through-a-link-out",
+                Expected.deadLetter("uri-not-allowed"),
+                "blob.uri",
+                files + "link-out.bin",
+                "blob.mode",
+                "reference");
         input(
                 inputs,
                 expected,

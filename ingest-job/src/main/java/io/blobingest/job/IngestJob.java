@@ -23,10 +23,15 @@ import io.blobingest.sink.EarlierCommittedRows;
 import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkBuilder;
 import io.blobingest.sink.RawPackSinkOptions;
+import java.net.URI;
+import java.nio.file.Paths;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -116,6 +121,8 @@ public final class IngestJob {
         // see build's javadoc for why that is safe.
         records.getExecutionEnvironment().getConfig().enableObjectReuse();
         BlobRecordClassifier classifier = classifier(config);
+        classifier.requireOutside(
+                ownDirectories(config, records.getExecutionEnvironment().getConfiguration()));
         ExternalFetchSettings fetchSettings = ExternalFetchSettings.fromConfig(config);
         RawPackSinkBuilder sinkBuilder = RawPackSink.builder()
                 .setConfiguration(config)
@@ -136,7 +143,8 @@ public final class IngestJob {
         RawPackSink sink = sinkBuilder.build();
 
         SingleOutputStreamOperator<Either<PlacedBlob, ExternalFetch>> classified = records.process(
-                        new ClassifyRecords(classifier), ClassifyRecords.OUTPUT_TYPE)
+                        new ClassifyRecords(classifier, config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES)),
+                        ClassifyRecords.OUTPUT_TYPE)
                 .name("Classify and place")
                 .uid(CLASSIFY_UID);
         SingleOutputStreamOperator<PlacedBlob> fetched = fetchExternalBlobs(classified, config, fetchSettings);
@@ -220,6 +228,27 @@ public final class IngestJob {
                 .transform(
                         "Fetch external blobs", BlobTypes.PLACED_BLOB, new FetchExternalBlobsFactory(fetcher, settings))
                 .uid(FETCH_UID);
+    }
+
+    /**
+     * The directories of the job's own files, as absolute URIs: the base and the checkpoint
+     * directory (the job's, else the environment's, which under {@code flink run} is the cluster's).
+     */
+    private static Map<String, String> ownDirectories(ReadableConfig config, ReadableConfig environment) {
+        Map<String, String> own = new LinkedHashMap<>();
+        own.put(RawPackSinkOptions.BASE_PATH.key(), absoluteUri(config.get(RawPackSinkOptions.BASE_PATH)));
+        config.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+                .or(() -> environment.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY))
+                .ifPresent(
+                        directory -> own.put(CheckpointingOptions.CHECKPOINTS_DIRECTORY.key(), absoluteUri(directory)));
+        return own;
+    }
+
+    private static String absoluteUri(String location) {
+        URI uri = new org.apache.flink.core.fs.Path(location).toUri();
+        return uri.getScheme() == null
+                ? Paths.get(uri.getPath()).toAbsolutePath().toUri().toString()
+                : uri.toString();
     }
 
     static BlobRecordClassifier classifier(ReadableConfig config) {

@@ -9,6 +9,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -55,6 +56,31 @@ public final class BlobRecordClassifier implements Serializable {
         this.allowedUris = new UriPrefixAllowList(allowedUriPrefixes);
         this.maxBlobBytes = maxBlobBytes;
         this.forceIngest = forceIngest;
+    }
+
+    /**
+     * Refuses an allow-list that reaches the job's own storage: a prefix that is a file system's
+     * root, or that shares objects with one of {@code ownDirectories} (the base, the checkpoint
+     * directory). An External blob from there would copy or name the job's own packs, manifests or
+     * checkpoints.
+     *
+     * @param ownDirectories what each directory is ("sink.raw-pack.base-path") to its absolute URI
+     * @throws IllegalArgumentException naming the prefix and the directory
+     */
+    public void requireOutside(Map<String, String> ownDirectories) {
+        List<String> roots = allowedUris.fileSystemRoots();
+        if (!roots.isEmpty()) {
+            throw new IllegalArgumentException("allowed URI prefix " + roots.get(0)
+                    + " is the root of the file system, which holds this job's own files: name the directories"
+                    + " External blobs come from");
+        }
+        ownDirectories.forEach((what, uri) -> {
+            List<String> overlapping = allowedUris.overlapping(ExternalUris.normalize(uri));
+            if (!overlapping.isEmpty()) {
+                throw new IllegalArgumentException("allowed URI prefix " + overlapping.get(0) + " reaches " + what
+                        + " (" + uri + "), this job's own files: External blobs must come from elsewhere");
+            }
+        });
     }
 
     public ClassifiedRecord classify(BlobRecord record) {

@@ -9,6 +9,7 @@ import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -552,6 +553,38 @@ class BlobRecordClassifierTest {
 
     private static Attribute header(String name, String value) {
         return new Attribute(name, value == null ? null : value.getBytes(UTF_8));
+    }
+
+    @Test
+    void anAllowListThatReachesTheJobsOwnDirectoriesIsRefused() {
+        Map<String, String> own = Map.of(
+                "sink.raw-pack.base-path", "file:///data/base",
+                "execution.checkpointing.dir", "s3://bucket/checkpoints");
+
+        assertThatThrownBy(() -> classifier("file:/").requireOutside(own))
+                .hasMessageContaining("allowed URI prefix file:/// is the root of the file system");
+        assertThatThrownBy(() -> classifier("file:/data/").requireOutside(own))
+                .hasMessageContaining("allowed URI prefix file:///data/ reaches sink.raw-pack.base-path");
+        assertThatThrownBy(() -> classifier("file:/data/base/set-1/").requireOutside(own))
+                .hasMessageContaining("reaches sink.raw-pack.base-path (file:///data/base)");
+        assertThatThrownBy(() -> classifier("s3://bucket").requireOutside(own))
+                .hasMessageContaining("reaches execution.checkpointing.dir");
+    }
+
+    @Test
+    void anAllowListBesideTheJobsOwnDirectoriesIsAccepted() {
+        Map<String, String> own = Map.of(
+                "sink.raw-pack.base-path", "file:///data/base",
+                "execution.checkpointing.dir", "s3://bucket/checkpoints");
+
+        classifier("file:/data/base-raw/").requireOutside(own);
+        classifier("file:/data/raw/").requireOutside(own);
+        classifier("s3://bucket/checkpoints-old/").requireOutside(own);
+        classifier("s3://other-bucket/").requireOutside(own);
+    }
+
+    private static BlobRecordClassifier classifier(String allowedPrefix) {
+        return new BlobRecordClassifier(new PlacementPolicy(10, 100, 1000), List.of(allowedPrefix), MAX);
     }
 
     private static byte[] bytes(int size) {

@@ -53,4 +53,26 @@ class RunUsageTest {
         assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(JobCli.EXIT_USAGE);
         assertThat(run.err()).contains("kafka.lineage-topic must differ from the input, descriptor and dead-letter");
     }
+
+    @Test
+    void anAllowListThatCoversTheBaseIsRefused() {
+        CliRun run = CliRun.of(
+                "run",
+                "--bootstrap-servers",
+                "localhost:1",
+                "--input-topic",
+                "blobs",
+                "--descriptor-topic",
+                "descriptors",
+                "--dlq-topic",
+                "dead-letters",
+                "--base",
+                dir.resolve("base").toString(),
+                "--bounded",
+                "-D",
+                "external.allowed-prefixes=" + dir.toUri());
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(JobCli.EXIT_USAGE);
+        assertThat(run.err()).contains("reaches sink.raw-pack.base-path", "External blobs must come from elsewhere");
+    }
 }

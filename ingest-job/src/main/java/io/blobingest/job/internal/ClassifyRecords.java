@@ -5,8 +5,15 @@ import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.BlobRecordClassifier;
 import io.blobingest.placement.ClassifiedRecord;
 import io.blobingest.placement.DeadLetter;
+import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.placement.Placement;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.NoSuchFileException;
+import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -30,20 +37,51 @@ public final class ClassifyRecords extends ProcessFunction<BlobRecord, Either<Pl
             new EitherTypeInfo<>(BlobTypes.PLACED_BLOB, BlobTypes.EXTERNAL_FETCH);
 
     private final BlobRecordClassifier classifier;
+    private final AllowedLocalFiles localFiles;
 
-    public ClassifyRecords(BlobRecordClassifier classifier) {
+    /**
+     * @param allowedPrefixes {@code external.allowed-prefixes}, the classifier's: a {@code file:}
+     *     reference is checked against them once more, through its links ({@link AllowedLocalFiles})
+     */
+    public ClassifyRecords(BlobRecordClassifier classifier, List<String> allowedPrefixes) {
         this.classifier = classifier;
+        this.localFiles = new AllowedLocalFiles(allowedPrefixes);
     }
 
     @Override
     public void processElement(BlobRecord record, Context context, Collector<Either<PlacedBlob, ExternalFetch>> out) {
         ClassifiedRecord classified = classifier.classify(record);
+        if (classified instanceof PlacedBlob placed && placed.placement() == Placement.EXTERNAL) {
+            classified = checkedReference(placed);
+        }
         if (classified instanceof PlacedBlob placed) {
             out.collect(Either.Left(placed));
         } else if (classified instanceof ExternalFetch fetch) {
             out.collect(Either.Right(fetch));
         } else if (classified instanceof DeadLetter deadLetter) {
             context.output(DEAD_LETTERS, deadLetter);
+        }
+    }
+
+    /**
+     * A reference ({@code blob.mode=reference}) is never read here, but readers will follow it: a
+     * {@code file:} one must pass the same link check as a file the job reads, or a symbolic or hard
+     * link inside an allowed directory would hand readers a file outside every allowed one.
+     */
+    private ClassifiedRecord checkedReference(PlacedBlob reference) {
+        String location = reference.external().blobUri();
+        try {
+            Either<URI, String> readable = localFiles.readableLocation(location);
+            return readable.isLeft()
+                    ? reference
+                    : new DeadLetter(reference.record(), DeadLetterCode.URI_NOT_ALLOWED, readable.right());
+        } catch (FileNotFoundException | NoSuchFileException e) {
+            return new DeadLetter(reference.record(), DeadLetterCode.NOT_FOUND, e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            return new DeadLetter(
+                    reference.record(),
+                    DeadLetterCode.URI_NOT_ALLOWED,
+                    "the links of " + location + " could not be checked: " + e);
         }
     }
 }

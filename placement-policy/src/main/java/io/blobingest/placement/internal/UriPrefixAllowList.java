@@ -45,13 +45,40 @@ public final class UriPrefixAllowList implements Serializable {
     /** @param normalizedUri a URI from {@link ExternalUris#normalize} */
     public boolean allows(String normalizedUri) {
         for (String prefix : prefixes) {
-            if (normalizedUri.startsWith(prefix)
-                    && (prefix.endsWith("/")
-                            || normalizedUri.length() == prefix.length()
-                            || PATH_BOUNDARIES.indexOf(normalizedUri.charAt(prefix.length())) >= 0)) {
+            if (covers(prefix, normalizedUri)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * The prefixes that share objects with the directory {@code normalizedDirectory}: those that
+     * cover it or something in it, and those it covers. A blob read from there could be one of the
+     * job's own files (a pack, a checkpoint), copied into the output or named by a descriptor.
+     *
+     * @param normalizedDirectory a URI from {@link ExternalUris#normalize}
+     */
+    public List<String> overlapping(String normalizedDirectory) {
+        String directory = normalizedDirectory.endsWith("/") ? normalizedDirectory : normalizedDirectory + "/";
+        List<String> overlapping = new ArrayList<>();
+        for (String prefix : prefixes) {
+            if (covers(prefix, directory) || prefix.startsWith(directory)) {
+                overlapping.add(prefix);
+            }
+        }
+        return overlapping;
+    }
+
+    /** The prefixes that name the root of a file system ({@code file:/}), which holds every local file. */
+    public List<String> fileSystemRoots() {
+        return prefixes.stream().filter(prefix -> prefix.equals("file:///")).toList();
+    }
+
+    private static boolean covers(String prefix, String normalizedUri) {
+        return normalizedUri.startsWith(prefix)
+                && (prefix.endsWith("/")
+                        || normalizedUri.length() == prefix.length()
+                        || PATH_BOUNDARIES.indexOf(normalizedUri.charAt(prefix.length())) >= 0);
     }
 }
