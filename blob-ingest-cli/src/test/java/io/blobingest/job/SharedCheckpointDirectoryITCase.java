@@ -67,7 +67,10 @@ class SharedCheckpointDirectoryITCase {
             WORKLOAD_B.send(KAFKA, "b.in", PARTITIONS, 0, WORKLOAD_B.count());
             b = ChildProcess.start(runB, dir.resolve("b.log"));
             assertThat(b.awaitExit(TIMEOUT)).as("exit code of job B").isZero();
-            assertThat(b.output()).as("output of job B").doesNotContain("resuming from");
+            assertThat(b.output())
+                    .as("output of job B")
+                    .doesNotContain("resuming from")
+                    .contains("leaving the checkpoints of other jobs under", "[job-a]");
             Set<Integer> allOfB = IntStream.range(0, WORKLOAD_B.count()).boxed().collect(Collectors.toSet());
             PipelineOutput.read(KAFKA, "b.descriptors", baseB).assertExactlyOnceAndByteExact(WORKLOAD_B, allOfB);
             assertThat(KAFKA.drainCommitted("b.dead-letters"))
@@ -85,6 +88,10 @@ class SharedCheckpointDirectoryITCase {
             PipelineOutput.read(KAFKA, "a.descriptors", baseA).assertExactlyOnceAndByteExact(WORKLOAD_A, allOfA);
             assertThat(KAFKA.drainCommitted("a.dead-letters"))
                     .as("A's dead letters")
+                    .isEmpty();
+            // Both finished: their checkpoints are discarded, and A's restart claimed the one it resumed.
+            assertThat(RetainedCheckpoints.latest(checkpoints.toUri()))
+                    .as("checkpoints left after both jobs finished")
                     .isEmpty();
         } catch (AssertionError | Exception e) {
             ChildProcess.printOutputs(a, b, aAgain);
