@@ -243,7 +243,7 @@ final class JobOptions {
      * local executor and {@code flink run}'s). One already given (by the user, or by the cluster in
      * application mode) is kept. Nothing to do without a checkpoint directory.
      */
-    private void fixJobId(Configuration config) {
+    private static void fixJobId(Configuration config) {
         if (checkpointDirectory(config).isEmpty()) {
             return;
         }
