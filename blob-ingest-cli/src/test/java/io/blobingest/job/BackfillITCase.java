@@ -235,6 +235,9 @@ class BackfillITCase {
         config.set(
                 CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        // The command line's resume takes only checkpoints recorded under the backfill's lineage: the
+        // same transactional id prefix ('resume'), given to it below.
+        LineageRecord.writeFor(config);
         Failures.arm(runId, Failures.Point.MID_PACK_WRITE);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         BackfillJob.build(env, config, new org.apache.flink.core.fs.Path(fixture.manifests()), new FailOnce(runId));
@@ -251,7 +254,9 @@ class BackfillITCase {
                 fixture.manifests().toString(),
                 "--checkpoint-dir",
                 checkpoints.toString(),
-                "--resume");
+                "--resume",
+                "-D",
+                BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key() + "=resume");
 
         assertThat(resumed.exitCode()).as(resumed.output()).isZero();
         fixture.assertBackfilled(

@@ -355,6 +355,8 @@ class ChaosRunITCase {
         config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 30);
         config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(500));
+        // Phase B's run --resume takes only checkpoints recorded under the job's lineage (its group).
+        LineageRecord.writeFor(config);
         return config;
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.blobingest.job.cluster.FlinkJvm;
 import io.blobingest.job.cluster.StandaloneFlinkCluster;
+import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.sink.StoredBlobs;
@@ -95,6 +96,11 @@ class StandaloneClusterITCase {
             submit = cluster.runClient(submitCommand(base, dataset), TIMEOUT);
             assertThat(submit.exitCode()).as("exit code of flink run -d").isZero();
             String job = cluster.awaitOnlyJob(TIMEOUT);
+            // flink run's client fixed the job's id before submission and recorded the job's lineage
+            // (its group) in its directory under the cluster's execution.checkpointing.dir.
+            assertThat(dir.resolve("checkpoints").resolve(job).resolve(RetainedCheckpoints.LINEAGE_RECORD))
+                    .as("the lineage record of job " + job)
+                    .hasContent("standalone-cluster");
             Set<String> running = cluster.awaitTaskManagersRunning(job, tms -> true, "any TaskManager", TIMEOUT);
             assertThat(running)
                     .as("TaskManagers running the job")

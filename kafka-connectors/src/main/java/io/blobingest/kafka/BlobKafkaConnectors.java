@@ -68,16 +68,13 @@ public final class BlobKafkaConnectors {
         if (readsInputTopic) {
             inputTopic = required(config, BlobKafkaOptions.INPUT_TOPIC);
             groupId = required(config, BlobKafkaOptions.GROUP_ID);
-            transactionalIdPrefix =
-                    config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX).orElse(groupId);
         } else {
             inputTopic = null;
             groupId = null;
-            transactionalIdPrefix = config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX)
-                    .or(() -> config.getOptional(BlobKafkaOptions.GROUP_ID))
-                    .orElseThrow(() -> new IllegalConfigurationException(
-                            "missing option " + BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key()));
         }
+        transactionalIdPrefix = lineage(config)
+                .orElseThrow(() -> new IllegalConfigurationException(
+                        "missing option " + BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key()));
         if (transactionalIdPrefix.isBlank()) {
             throw new IllegalConfigurationException(
                     BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key() + " must not be blank");
@@ -122,6 +119,24 @@ public final class BlobKafkaConnectors {
             throw new IllegalConfigurationException(
                     BlobKafkaOptions.RUNNING_JOB_CHECK.key() + " must not be negative, found " + runningJobCheck);
         }
+    }
+
+    /**
+     * The job's lineage: its Kafka transactional id prefix, {@code kafka.transactional-id-prefix},
+     * else {@code kafka.group-id}; empty when neither is set. It is the same across all restores of
+     * a job and differs from every other job's on the cluster (two jobs on one prefix fence each
+     * other's transactions, {@link #runningJobOnTheTransactionalIds}): each sink's transactional ids
+     * start with it and the sink's suffix, the Raw Pack sink keeps its delivery markers under the
+     * descriptor sink's, and a start resumes only checkpoints recorded under it.
+     */
+    public static Optional<String> lineage(ReadableConfig config) {
+        return config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX)
+                .or(() -> config.getOptional(BlobKafkaOptions.GROUP_ID));
+    }
+
+    /** The job's lineage, {@link #lineage(ReadableConfig)}: its transactional id prefix. */
+    public String lineage() {
+        return transactionalIdPrefix;
     }
 
     /** @throws IllegalConfigurationException naming the first option that is missing or wrong */
@@ -273,11 +288,6 @@ public final class BlobKafkaConnectors {
             throws LineageClaims.RefusedException, InterruptedException, ExecutionException {
         return new LineageClaims(lineageTopic, adminProperties(), lineageClaimWindow)
                 .claim(transactionalIdPrefix, local);
-    }
-
-    /** The lineage: the transactional id prefix all of this job's sinks derive theirs from. */
-    public String lineage() {
-        return transactionalIdPrefix;
     }
 
     /** Properties of an admin client of the job's cluster: the bootstrap servers and {@code kafka.properties}. */

@@ -3,6 +3,7 @@ package io.blobingest.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.IngestJobOptions;
+import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.sink.RawPackSinkOptions;
@@ -119,6 +120,7 @@ class ConfigurationDocsTest {
         Path checkpoints = dir.resolve("checkpoints");
         Files.createDirectories(checkpoints.resolve("a1b2/chk-7"));
         Files.write(checkpoints.resolve("a1b2/chk-7/_metadata"), new byte[] {1});
+        Files.writeString(checkpoints.resolve("a1b2").resolve(RetainedCheckpoints.LINEAGE_RECORD), "g");
         List<String> args = new ArrayList<>(List.of(
                 "run",
                 "--bootstrap-servers",

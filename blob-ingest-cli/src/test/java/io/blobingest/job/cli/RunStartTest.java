@@ -2,6 +2,7 @@ package io.blobingest.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.blobingest.job.internal.RetainedCheckpoints;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -23,8 +24,8 @@ class RunStartTest {
 
     @Test
     void aPlainStartThatFindsARetainedCheckpointResumesFromTheNewestAndClaimsIt() throws IOException {
-        Path older = retained("job-a", 3);
-        Path newest = retained("job-b", 7);
+        Path older = retained("job-1", 3);
+        Path newest = retained("job-2", 7);
         Files.setLastModifiedTime(
                 older.resolve("_metadata"),
                 FileTime.fromMillis(
@@ -36,6 +37,48 @@ class RunStartTest {
         assertThat(Path.of(URI.create(config.get(StateRecoveryOptions.SAVEPOINT_PATH))))
                 .isEqualTo(newest);
         assertThat(config.get(StateRecoveryOptions.RESTORE_MODE)).isEqualTo(RecoveryClaimMode.CLAIM);
+    }
+
+    @Test
+    void anotherLineagesCheckpointIsLeftAloneInOneLine() throws IOException {
+        Path others = retained("other-job", 9, "blob-ingest-other");
+
+        CliRun run = CliRun.of(run("--checkpoint-dir", checkpoints().toString(), "--resume"));
+
+        assertThat(run.exitCode()).isEqualTo(BlobIngestCli.EXIT_USAGE);
+        assertThat(run.err())
+                .contains("--resume: no completed checkpoint under", "of this job's lineage 'blob-ingest-in'");
+        assertThat(run.out())
+                .containsOnlyOnce("leaving the checkpoints of other jobs under")
+                .contains("[blob-ingest-other]");
+        assertThat(configuration(run("--checkpoint-dir", checkpoints().toString()))
+                        .getOptional(StateRecoveryOptions.SAVEPOINT_PATH))
+                .isEmpty();
+        assertThat(others.resolve("_metadata")).exists();
+    }
+
+    @Test
+    void aNewestCheckpointWithoutALineageRecordIsRefusedInOneLineBeforeAnythingIsWritten() throws IOException {
+        retained("job-1", 3);
+        Path unrecorded = Files.createDirectories(checkpoints().resolve("earlier-release-job/chk-8"));
+        Files.write(unrecorded.resolve("_metadata"), new byte[] {1});
+
+        CliRun run = CliRun.of(run("--checkpoint-dir", checkpoints().toString()));
+
+        assertThat(run.exitCode()).isEqualTo(BlobIngestCli.EXIT_USAGE);
+        assertThat(run.err())
+                .contains("has no lineage record", "-D execution.state-recovery.path=file:" + unrecorded, "--fresh");
+        assertThat(run.err().lines().filter(line -> line.contains("lineage record")))
+                .hasSize(1);
+        assertThat(configuration(run("--checkpoint-dir", checkpoints().toString(), "--fresh"))
+                        .getOptional(StateRecoveryOptions.SAVEPOINT_PATH))
+                .isEmpty();
+        Configuration explicit = configuration(run(
+                "--checkpoint-dir",
+                checkpoints().toString(),
+                "-D",
+                StateRecoveryOptions.SAVEPOINT_PATH.key() + "=file:" + unrecorded));
+        assertThat(explicit.get(StateRecoveryOptions.SAVEPOINT_PATH)).isEqualTo("file:" + unrecorded);
     }
 
     @Test
@@ -96,9 +139,15 @@ class RunStartTest {
         return dir.resolve("checkpoints");
     }
 
+    /** A completed checkpoint of the lineage of {@link #run}: its default group, {@code blob-ingest-in}. */
     private Path retained(String job, int checkpoint) throws IOException {
+        return retained(job, checkpoint, "blob-ingest-in");
+    }
+
+    private Path retained(String job, int checkpoint, String lineage) throws IOException {
         Path directory = Files.createDirectories(checkpoints().resolve(job).resolve("chk-" + checkpoint));
         Files.write(directory.resolve("_metadata"), new byte[] {1});
+        Files.writeString(checkpoints().resolve(job).resolve(RetainedCheckpoints.LINEAGE_RECORD), lineage);
         return directory;
     }
 

@@ -17,12 +17,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.PipelineOptionsInternal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -177,6 +179,7 @@ final class JobOptions {
      * transactional ids. The claim is held until {@link #execute} sees the job end.
      */
     StreamExecutionEnvironment build(Configuration config, Topology topology) throws Exception {
+        fixJobId(config);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         BlobKafkaConnectors kafka;
         try {
@@ -222,6 +225,7 @@ final class JobOptions {
     /** Runs the job built into {@code env}; empty if it was submitted detached to a cluster. */
     Optional<JobExecutionResult> execute(StreamExecutionEnvironment env, Configuration config) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        recordLineage(config);
         JobExecutionResult result;
         try {
             result = env instanceof LocalStreamEnvironment
@@ -243,8 +247,7 @@ final class JobOptions {
                 throw recreated.get();
             }
             if (ExceptionUtils.findThrowable(e, ProducerFencedException.class).isPresent()) {
-                String prefix = config.getOptional(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX)
-                        .orElse(config.get(BlobKafkaOptions.GROUP_ID));
+                String prefix = BlobKafkaConnectors.lineage(config).orElseThrow();
                 throw new IllegalStateException(
                         "the job was fenced: another producer took over its Kafka"
                                 + " transactional ids (prefix '" + prefix
@@ -266,6 +269,49 @@ final class JobOptions {
             requireCheckpointsDiscarded(result, config);
         }
         return Optional.of(result);
+    }
+
+    /**
+     * Gives the job its id before it is built, so that its checkpoints' directory ({@code <checkpoint
+     * dir>/<job id>/}) is known before submission ({@link #recordLineage}): {@code
+     * $internal.pipeline.job-id} ({@link PipelineOptionsInternal#PIPELINE_FIXED_JOB_ID}), which
+     * Flink's executors apply to the stream graph ({@code PipelineExecutorUtils.getStreamGraph}: the
+     * local executor and {@code flink run}'s). One already given (by the user, or by the cluster in
+     * application mode) is kept. Nothing to do without a checkpoint directory.
+     */
+    private static void fixJobId(Configuration config) {
+        if (checkpointDirectory(config).isEmpty()) {
+            return;
+        }
+        ReadableConfig context =
+                StreamExecutionEnvironment.getExecutionEnvironment().getConfiguration();
+        String jobId = config.getOptional(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID)
+                .or(() -> context.getOptional(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID))
+                .orElseGet(() -> JobID.generate().toHexString());
+        config.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, jobId);
+    }
+
+    /**
+     * Records the job's lineage in its checkpoints' directory before it is submitted ({@link
+     * RetainedCheckpoints#recordLineage}), so that a later start of the same lineage finds its
+     * checkpoints and a start of another lineage leaves them alone.
+     */
+    private static void recordLineage(Configuration config) {
+        Optional<String> directory = checkpointDirectory(config);
+        Optional<String> jobId = config.getOptional(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID);
+        Optional<String> lineage = BlobKafkaConnectors.lineage(config);
+        if (directory.isPresent() && jobId.isPresent() && lineage.isPresent()) {
+            RetainedCheckpoints.recordLineage(
+                    new org.apache.flink.core.fs.Path(directory.get()).toUri(), jobId.get(), lineage.get());
+        }
+    }
+
+    /** {@code execution.checkpointing.dir} of the job or, under {@code flink run}, of the cluster. */
+    private static Optional<String> checkpointDirectory(Configuration config) {
+        return config.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+                .or(() -> StreamExecutionEnvironment.getExecutionEnvironment()
+                        .getConfiguration()
+                        .getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY));
     }
 
     /**
@@ -299,13 +345,15 @@ final class JobOptions {
      * but had not yet delivered: a blob set's descriptors commit one checkpoint after its bytes, so
      * a start from the consumer group's offsets never delivers them, and skips their inputs where
      * the offsets are already past them or places them again in new sets (SPEC 6.2). So a start that finds a retained
-     * checkpoint resumes from the newest one
+     * checkpoint of its own lineage resumes from the newest one
      * (Flink's last-state upgrade mode) and claims it, so that Flink deletes it once a newer one
      * subsumes it and no later start goes back to it; {@code --fresh} is the explicit way to start
      * from the group's offsets, and an unbounded run needs a checkpoint directory or {@code --fresh}.
      * A restore path already given ({@code execution.state-recovery.path}, {@code flink run -s}) is
      * left as it is. The checkpoint directory is the job's own or, under {@code flink run}, the
-     * cluster's. Called by each command on its finished configuration.
+     * cluster's, shared by every job there: only checkpoints recorded under this job's lineage (its
+     * transactional id prefix) are candidates, and a newer one without a record is refused ({@link
+     * RetainedCheckpoints#select}). Called by each command on its finished configuration.
      *
      * @param bounded whether the job ends by itself
      */
@@ -329,8 +377,7 @@ final class JobOptions {
         if (fresh) {
             return;
         }
-        Optional<String> directory = config.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
-                .or(() -> context.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY));
+        Optional<String> directory = checkpointDirectory(config);
         if (directory.isEmpty()) {
             if (resume) {
                 throw new ParameterException(
@@ -350,21 +397,47 @@ final class JobOptions {
             }
             return;
         }
+        Optional<String> lineage = BlobKafkaConnectors.lineage(config);
+        if (lineage.isEmpty()) {
+            return; // the job has no transactional id prefix: building it refuses the configuration
+        }
         URI checkpoints = new org.apache.flink.core.fs.Path(directory.get()).toUri();
-        Optional<URI> latest = RetainedCheckpoints.latest(checkpoints);
+        RetainedCheckpoints.Selection selection;
+        try {
+            selection = RetainedCheckpoints.select(checkpoints, lineage.get());
+        } catch (RetainedCheckpoints.UnrecordedCheckpointException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (!selection.otherLineages().isEmpty()) {
+            out.printf(
+                    "blob-ingest: leaving the checkpoints of other jobs under %s alone (lineages %s; this job's is"
+                            + " '%s', %s, by default %s)%n",
+                    checkpoints,
+                    selection.otherLineages(),
+                    lineage.get(),
+                    BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key(),
+                    BlobKafkaOptions.GROUP_ID.key());
+            out.flush();
+        }
+        Optional<URI> latest = selection.latest();
         if (latest.isEmpty()) {
             if (resume) {
                 throw new ParameterException(
-                        spec.commandLine(), "--resume: no completed checkpoint under " + checkpoints);
+                        spec.commandLine(),
+                        "--resume: no completed checkpoint under " + checkpoints + " of this job's lineage '"
+                                + lineage.get() + "'");
             }
             return;
         }
         config.set(StateRecoveryOptions.SAVEPOINT_PATH, latest.get().toString());
         config.set(StateRecoveryOptions.RESTORE_MODE, RecoveryClaimMode.CLAIM);
-        PrintWriter out = spec.commandLine().getOut();
         out.printf(
-                "blob-ingest: resuming from %s, the latest checkpoint retained under %s%s%n",
-                latest.get(), checkpoints, resume ? "" : " (--fresh starts from the consumer group's offsets instead)");
+                "blob-ingest: resuming from %s, the latest checkpoint of lineage '%s' retained under %s%s%n",
+                latest.get(),
+                lineage.get(),
+                checkpoints,
+                resume ? "" : " (--fresh starts from the consumer group's offsets instead)");
         out.flush();
     }
 

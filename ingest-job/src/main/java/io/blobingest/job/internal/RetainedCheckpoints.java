@@ -3,10 +3,16 @@ package io.blobingest.job.internal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -15,19 +21,133 @@ import org.apache.flink.core.fs.Path;
  * Finds the newest complete checkpoint Flink retained under a checkpoint directory, on any Flink
  * file system: {@code <dir>/<job id>/chk-<n>/_metadata}. A checkpoint without {@code _metadata} was
  * never completed and is ignored.
+ *
+ * <p>Every job on a Flink cluster shares the directory, so a start resumes only the checkpoints of
+ * its own lineage (the Kafka transactional id prefix, {@code BlobKafkaConnectors.lineage}): before
+ * a job is submitted, {@link #recordLineage} writes the lineage into {@code <dir>/<job
+ * id>/}{@value #LINEAGE_RECORD}, and {@link #select} considers only job directories whose record
+ * names the start's lineage. Another lineage's checkpoints hold another job's source offsets,
+ * committables and transactions: restored, they would deliver its inputs into this job's topic,
+ * fence its transactions and, claimed, delete the checkpoint it needs. A job directory without a
+ * record (a job started by a release that wrote none, or by plain {@code flink run} of another
+ * program) may be anyone's: when its newest checkpoint is newer than the start's own, {@link
+ * #select} refuses rather than guess.
  */
 public final class RetainedCheckpoints {
+
+    /** The file in {@code <dir>/<job id>/} that names the job's lineage, in UTF-8. */
+    public static final String LINEAGE_RECORD = "blob-ingest.lineage";
 
     private static final String METADATA = "_metadata";
     private static final String CHECKPOINT_PREFIX = "chk-";
 
+    /** Newer: modified later, or as late with a higher number. */
+    private static final Comparator<Completed> NEWEST =
+            Comparator.comparingLong(Completed::modified).thenComparingLong(Completed::number);
+
     private RetainedCheckpoints() {}
 
-    /** The newest completed checkpoint's directory; empty when there is none or the directory is missing. */
+    /**
+     * The newest completed checkpoint's directory, of any job and lineage; empty when there is none
+     * or the directory is missing. For looking at the directory; a start uses {@link #select}.
+     */
     public static Optional<URI> latest(URI checkpointDirectory) {
-        return completed(checkpointDirectory, null).stream()
-                .max(Comparator.comparingLong(Completed::modified).thenComparingLong(Completed::number))
-                .map(Completed::directory);
+        return completed(checkpointDirectory, null).stream().max(NEWEST).map(Completed::directory);
+    }
+
+    /**
+     * What a start of {@code lineage} resumes: the newest completed checkpoint among the job
+     * directories recorded under that lineage, unless a job directory without a record has a newer
+     * one. Checkpoints of other lineages are left out.
+     *
+     * @throws UnrecordedCheckpointException when the newest candidate is in a job directory without
+     *     a lineage record, saying in one line what to do
+     */
+    public static Selection select(URI checkpointDirectory, String lineage) {
+        List<Completed> own = new ArrayList<>();
+        List<Completed> unrecorded = new ArrayList<>();
+        Set<String> otherLineages = new TreeSet<>();
+        for (Completed checkpoint : completed(checkpointDirectory, null)) {
+            Optional<String> recorded = checkpoint.lineage();
+            if (recorded.isEmpty()) {
+                unrecorded.add(checkpoint);
+            } else if (recorded.get().equals(lineage)) {
+                own.add(checkpoint);
+            } else {
+                otherLineages.add(recorded.get());
+            }
+        }
+        Optional<Completed> newestOwn = own.stream().max(NEWEST);
+        Optional<Completed> newestUnrecorded = unrecorded.stream().max(NEWEST);
+        if (newestUnrecorded.isPresent()
+                && (newestOwn.isEmpty() || NEWEST.compare(newestUnrecorded.get(), newestOwn.get()) > 0)) {
+            URI checkpoint = newestUnrecorded.get().directory();
+            throw new UnrecordedCheckpointException("the newest checkpoint under " + checkpointDirectory + ", "
+                    + checkpoint + ", has no lineage record (" + LINEAGE_RECORD + " in its job's directory;"
+                    + " jobs of earlier releases wrote none), so it may be another job's: if it is this job's"
+                    + " (lineage '" + lineage + "'), resume it with -D " + StateRecoveryOptions.SAVEPOINT_PATH.key()
+                    + "="
+                    + checkpoint + ", otherwise move it away or start with --fresh");
+        }
+        return new Selection(newestOwn.map(Completed::directory), otherLineages);
+    }
+
+    /**
+     * Records that the job {@code jobId} is of {@code lineage}, in {@code <dir>/<job id>/}{@value
+     * #LINEAGE_RECORD}, before the job is submitted and so before Flink writes any checkpoint of it
+     * there. A record already there (a job id given by the user or the cluster, started again) must
+     * name the same lineage.
+     *
+     * @throws IllegalStateException when the job's directory is recorded under another lineage
+     */
+    public static void recordLineage(URI checkpointDirectory, String jobId, String lineage) {
+        Path record = new Path(new Path(new Path(checkpointDirectory), jobId), LINEAGE_RECORD);
+        try {
+            FileSystem fileSystem = record.getFileSystem();
+            Optional<String> recorded = readRecord(fileSystem, record.getParent());
+            if (recorded.isPresent()) {
+                if (!recorded.get().equals(lineage)) {
+                    throw new IllegalStateException("the checkpoints of job " + jobId + " under " + checkpointDirectory
+                            + " are recorded under the lineage '" + recorded.get() + "', not this job's '" + lineage
+                            + "': give this job another job id");
+                }
+                return;
+            }
+            try (FSDataOutputStream out = fileSystem.create(record, FileSystem.WriteMode.NO_OVERWRITE)) {
+                out.write(lineage.getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the lineage record " + record, e);
+        }
+    }
+
+    /** The lineage recorded in a job's checkpoint directory, if any. */
+    private static Optional<String> readRecord(FileSystem fileSystem, Path jobDirectory) throws IOException {
+        Path record = new Path(jobDirectory, LINEAGE_RECORD);
+        if (!fileSystem.exists(record)) {
+            return Optional.empty();
+        }
+        try (FSDataInputStream in = fileSystem.open(record)) {
+            return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
+     * What {@link #select} found.
+     *
+     * @param latest the newest completed checkpoint of the lineage, if any
+     * @param otherLineages the lineages of the other jobs' completed checkpoints, left out
+     */
+    public record Selection(Optional<URI> latest, Set<String> otherLineages) {}
+
+    /** The newest candidate checkpoint has no lineage record: a start refuses it, in one line. */
+    public static final class UnrecordedCheckpointException extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        UnrecordedCheckpointException(String message) {
+            super(message);
+        }
     }
 
     /**
@@ -73,14 +193,19 @@ public final class RetainedCheckpoints {
                 if (jobId != null && !job.getPath().getName().equals(jobId)) {
                     continue;
                 }
+                Optional<String> lineage = null;
                 for (FileStatus checkpoint : directories(fileSystem, job.getPath())) {
                     String name = checkpoint.getPath().getName();
                     Path metadata = new Path(checkpoint.getPath(), METADATA);
                     if (name.startsWith(CHECKPOINT_PREFIX) && fileSystem.exists(metadata)) {
+                        if (lineage == null) {
+                            lineage = readRecord(fileSystem, job.getPath());
+                        }
                         completed.add(new Completed(
                                 checkpoint.getPath().toUri(),
                                 fileSystem.getFileStatus(metadata).getModificationTime(),
-                                number(name)));
+                                number(name),
+                                lineage));
                     }
                 }
             }
@@ -111,5 +236,5 @@ public final class RetainedCheckpoints {
         }
     }
 
-    private record Completed(URI directory, long modified, long number) {}
+    private record Completed(URI directory, long modified, long number, Optional<String> lineage) {}
 }

@@ -85,6 +85,83 @@ class RetainedCheckpointsTest {
                 .hasMessageContaining("killed-job/chk-2");
     }
 
+    @Test
+    void aStartConsidersOnlyItsOwnLineagesCheckpoints() throws IOException {
+        completed("job-a1/chk-7", T0.plusSeconds(60));
+        record("job-a1", "job-a");
+        Path own = completed("job-b1/chk-3", T0);
+        record("job-b1", "job-b");
+        Path ownNewer = completed("job-b2/chk-4", T0.plusSeconds(30));
+        record("job-b2", "job-b");
+
+        RetainedCheckpoints.Selection selection = RetainedCheckpoints.select(dir.toUri(), "job-b");
+
+        assertThat(selection.latest().map(Path::of)).contains(ownNewer);
+        assertThat(selection.otherLineages()).containsExactly("job-a");
+        assertThat(own).exists();
+    }
+
+    @Test
+    void anotherLineagesCheckpointsAloneAreNoStartingPoint() throws IOException {
+        completed("job-a1/chk-7", T0);
+        record("job-a1", "job-a");
+
+        RetainedCheckpoints.Selection selection = RetainedCheckpoints.select(dir.toUri(), "job-b");
+
+        assertThat(selection.latest()).isEmpty();
+        assertThat(selection.otherLineages()).containsExactly("job-a");
+    }
+
+    @Test
+    void aNewestCheckpointWithoutALineageRecordIsRefusedInOneLineNamingIt() throws IOException {
+        completed("job-b1/chk-3", T0);
+        record("job-b1", "job-b");
+        Path unrecorded = completed("old-release-job/chk-9", T0.plusSeconds(60));
+
+        assertThatThrownBy(() -> RetainedCheckpoints.select(dir.toUri(), "job-b"))
+                .isInstanceOf(RetainedCheckpoints.UnrecordedCheckpointException.class)
+                .hasMessageContaining("path=file:" + unrecorded)
+                .hasMessageContaining("no lineage record")
+                .hasMessageContaining("-D execution.state-recovery.path=")
+                .hasMessageContaining("--fresh")
+                .hasMessageNotContaining("\n");
+        // Alone in the directory, it is refused all the same.
+        Files.delete(dir.resolve("job-b1/chk-3/_metadata"));
+        assertThatThrownBy(() -> RetainedCheckpoints.select(dir.toUri(), "job-b"))
+                .isInstanceOf(RetainedCheckpoints.UnrecordedCheckpointException.class);
+    }
+
+    @Test
+    void anOlderCheckpointWithoutALineageRecordIsLeftOut() throws IOException {
+        completed("old-release-job/chk-9", T0);
+        Path own = completed("job-b1/chk-3", T0.plusSeconds(60));
+        record("job-b1", "job-b");
+
+        assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b").latest().map(Path::of))
+                .contains(own);
+    }
+
+    @Test
+    void theLineageRecordIsWrittenOnceAndAnotherLineageOnTheSameJobIsRefused() throws IOException {
+        RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-b");
+        RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-b");
+
+        assertThat(dir.resolve("job-b1").resolve(RetainedCheckpoints.LINEAGE_RECORD))
+                .hasContent("job-b");
+        // A job directory with only its record holds no checkpoint.
+        assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b").latest()).isEmpty();
+        Path own = completed("job-b1/chk-1", T0);
+        assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b").latest().map(Path::of))
+                .contains(own);
+        assertThatThrownBy(() -> RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-a"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("'job-b'");
+    }
+
+    private void record(String job, String lineage) throws IOException {
+        Files.writeString(dir.resolve(job).resolve(RetainedCheckpoints.LINEAGE_RECORD), lineage);
+    }
+
     private Path completed(String checkpoint, Instant time) throws IOException {
         Path directory = Files.createDirectories(dir.resolve(checkpoint));
         Path metadata = Files.writeString(directory.resolve("_metadata"), "metadata");
