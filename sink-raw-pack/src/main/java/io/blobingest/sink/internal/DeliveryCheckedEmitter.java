@@ -29,6 +29,9 @@ abstract class DeliveryCheckedEmitter<IN, U> extends AbstractStreamOperator<Desc
     private final DescriptorDeliveryCheck deliveryCheck;
 
     private final String stateName;
+    /** The run id of a start without restored state ({@link DeliveryMarkers}): drawn once, when the job is built. */
+    private final String freshRun = DeliveryMarkers.newRunId();
+
     private final String basePath;
     private final boolean allowOlderRestore;
     private final String unitsName;
@@ -60,7 +63,7 @@ abstract class DeliveryCheckedEmitter<IN, U> extends AbstractStreamOperator<Desc
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
         deliveries = new DescriptorDeliveries<>(
-                deliveryCheck, stateName, unitCodec(), basePath, allowOlderRestore, unitsName, this);
+                deliveryCheck, stateName, freshRun, unitCodec(), basePath, allowOlderRestore, unitsName, this);
         deliveries.initializeState(context, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
     }
 

@@ -11,10 +11,14 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
 import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.util.SimpleVersionedListState;
 import org.slf4j.Logger;
@@ -43,6 +47,9 @@ final class DescriptorDeliveries<U> {
 
     private static final Logger LOG = LoggerFactory.getLogger(DescriptorDeliveries.class);
 
+    /** The one key of the run id's broadcast state. */
+    private static final String RUN_KEY = "run";
+
     /** What the operator sends, as far as this bookkeeping needs it. */
     interface Units<U> {
 
@@ -58,6 +65,7 @@ final class DescriptorDeliveries<U> {
 
     private final DescriptorDeliveryCheck check;
     private final String stateName;
+    private final String freshRun;
     private final PendingDeliverySerializer.UnitCodec<U> codec;
     private final String basePath;
     private final boolean allowOlderRestore;
@@ -66,6 +74,14 @@ final class DescriptorDeliveries<U> {
 
     private int subtask;
     private ListState<PendingDelivery<U>> pendingState;
+    /**
+     * The run id, under {@link #RUN_KEY}, in broadcast state: every subtask restores it, at any
+     * parallelism. Not union list state, which Flink refuses in a vertex whose subtasks have partly
+     * finished (a bounded run's end). Empty for a run restored from state without one.
+     */
+    private BroadcastState<String, byte[]> runState;
+    /** The run these deliveries belong to ({@link DeliveryMarkers}); null: restored state from before run ids. */
+    private String run;
     /** Epochs sent into and not yet known to be committed, oldest first. */
     private List<PendingDelivery<U>> pending;
     /** Units sent into the current epoch. */
@@ -82,13 +98,17 @@ final class DescriptorDeliveries<U> {
 
     /**
      * @param check null: nothing is kept
-     * @param stateName the operator list state that holds the pending epochs
+     * @param stateName the operator list state that holds the pending epochs; the run id is kept in
+     *     the broadcast state {@code <stateName>-run}
+     * @param freshRun the run id if the operator starts without restored state ({@link
+     *     DeliveryMarkers#newRunId}, drawn when the job was built)
      * @param basePath where the delivery markers go ({@link DeliveryMarkers})
      * @param unitsName what the units are, for messages ("blob sets")
      */
     DescriptorDeliveries(
             DescriptorDeliveryCheck check,
             String stateName,
+            String freshRun,
             PendingDeliverySerializer.UnitCodec<U> codec,
             String basePath,
             boolean allowOlderRestore,
@@ -96,6 +116,7 @@ final class DescriptorDeliveries<U> {
             Units<U> units) {
         this.check = check;
         this.stateName = stateName;
+        this.freshRun = freshRun;
         this.codec = codec;
         this.basePath = basePath;
         this.allowOlderRestore = allowOlderRestore;
@@ -118,12 +139,29 @@ final class DescriptorDeliveries<U> {
         for (PendingDelivery<U> delivery : pendingState.get()) {
             pending.add(delivery);
         }
+        runState = context.getOperatorStateStore()
+                .getBroadcastState(new MapStateDescriptor<>(
+                        stateName + "-run", StringSerializer.INSTANCE, BytePrimitiveArraySerializer.INSTANCE));
+        run = context.getRestoredCheckpointId().isPresent() ? restoredRun() : freshRun;
+        if (run != null) {
+            runState.put(
+                    RUN_KEY,
+                    SimpleVersionedSerialization.writeVersionAndSerialize(DeliveryRunSerializer.INSTANCE, run));
+        }
         if (check != null) {
-            markers = new DeliveryMarkers(new Path(basePath), check.lineage());
+            markers = new DeliveryMarkers(new Path(basePath), check.lineage(), run);
             if (context.getRestoredCheckpointId().isPresent()) {
                 guardAgainstOlderRestore(context.getRestoredCheckpointId().getAsLong());
             }
         }
+    }
+
+    /** The run of the restored state; null in state from before run ids. */
+    private String restoredRun() throws Exception {
+        byte[] bytes = runState.get(RUN_KEY);
+        return bytes == null
+                ? null
+                : SimpleVersionedSerialization.readVersionAndDeSerialize(DeliveryRunSerializer.INSTANCE, bytes);
     }
 
     /**
@@ -133,13 +171,23 @@ final class DescriptorDeliveries<U> {
      */
     private void guardAgainstOlderRestore(long restoredCheckpoint) throws IOException {
         OptionalLong latest = markers.latestDelivered();
-        if (latest.isEmpty() || latest.getAsLong() <= restoredCheckpoint) {
+        Optional<String> laterRun = markers.laterRun();
+        String what;
+        if (latest.isPresent() && latest.getAsLong() > restoredCheckpoint) {
+            what = "restored checkpoint " + restoredCheckpoint + " is older than what this job has already "
+                    + "delivered: descriptor epoch " + latest.getAsLong() + " is committed (" + markers.directory()
+                    + "). This is a restore from an older checkpoint, or a second one from the same savepoint; every "
+                    + "descriptor delivered after checkpoint " + restoredCheckpoint + " would be delivered again";
+        } else if (laterRun.isPresent()) {
+            what = "restored checkpoint " + restoredCheckpoint + " is older than what this job has already "
+                    + "delivered: it belongs to run " + (run == null ? "(from before run ids)" : run)
+                    + ", and the later run " + laterRun.get() + " has delivered since ("
+                    + new Path(markers.lineageDirectory(), laterRun.get()) + "). This is a restore of an earlier "
+                    + "run's state; every descriptor delivered after checkpoint " + restoredCheckpoint
+                    + " would be delivered again";
+        } else {
             return;
         }
-        String what = "restored checkpoint " + restoredCheckpoint + " is older than what this job has already "
-                + "delivered: descriptor epoch " + latest.getAsLong() + " is committed (" + markers.directory()
-                + "). This is a restore from an older checkpoint, or a second one from the same savepoint; every "
-                + "descriptor delivered after checkpoint " + restoredCheckpoint + " would be delivered again";
         if (!allowOlderRestore) {
             throw new IllegalStateException(what + ". Restore the job's latest checkpoint, or set "
                     + RawPackSinkOptions.ALLOW_OLDER_RESTORE.key() + ": true to accept the duplicates.");
@@ -166,7 +214,7 @@ final class DescriptorDeliveries<U> {
             }
             return;
         }
-        session = check.open(markers.directory());
+        session = check.open(markers.lineageDirectory());
         // Before settling (which writes markers) and before the committer further up the chain
         // re-emits its restored sets into this epoch.
         session.checkDestination();

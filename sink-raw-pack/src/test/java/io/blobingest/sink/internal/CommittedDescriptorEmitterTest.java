@@ -29,6 +29,7 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.tasks.mailbox.Mail;
 import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.util.function.ThrowingRunnable;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CommittedDescriptorEmitterTest {
 
     private static final long MIB = 1024 * 1024;
+    private static final int MAX_PARALLELISM = 128;
     /** Outcome per epoch, per test; absent = the check cannot answer. */
     private static final Map<String, Map<Long, Outcome>> OUTCOMES = new ConcurrentHashMap<>();
     /** The tests whose check finds the destination changed. */
@@ -288,6 +290,115 @@ class CommittedDescriptorEmitterTest {
                 .isEmptyDirectory();
     }
 
+    /**
+     * A start without restored state is a new run, whose checkpoint ids count from 1 again: the
+     * markers an earlier run of the lineage left at higher epochs say nothing about its restores,
+     * and go once it has delivered its first epoch.
+     */
+    @Test
+    void aNewRunRestoresItsOwnCheckpointWhateverEarlierRunsDeliveredAndForgetsThem() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable first = committedSet(writers);
+        BlobSetCommittable second = committedSet(writers);
+        try (var earlierRun = harness(writers)) {
+            earlierRun.open();
+            earlierRun.snapshot(4, 4);
+            earlierRun.processElement(committed(first, 4));
+            checkpoint(earlierRun, 5, Outcome.COMMITTED);
+        }
+        assertThat(markerFiles()).as("the earlier run's marker").containsExactly("5-0");
+        OperatorSubtaskState latest;
+        try (var run = harness(writers)) {
+            run.open();
+            latest = run.snapshot(1, 1);
+        }
+        try (var restored = harness(writers)) {
+            restored.setRestoredCheckpointId(1);
+            restored.initializeState(latest);
+            restored.open();
+            restored.processElement(committed(second, 1));
+            checkpoint(restored, 2, Outcome.COMMITTED);
+            assertThat(rows(restored)).hasSize((int) second.rowCount());
+        }
+        assertThat(markerFiles())
+                .as("this run's marker; the earlier run's is gone")
+                .containsExactly("2-0");
+    }
+
+    /** Every subtask of a restore continues the run of the restored state, at any parallelism. */
+    @Test
+    void aRestoreAtAnotherParallelismContinuesTheRestoredRun() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable set = committedSet(writers);
+        CommittedDescriptorEmitter operator =
+                new CommittedDescriptorEmitter(writers.settings, new ScriptedCheck(testId), false);
+        OperatorSubtaskState[] states = new OperatorSubtaskState[2];
+        for (int subtask = 0; subtask < 2; subtask++) {
+            try (var harness = new OneInputStreamOperatorTestHarness<>(operator, MAX_PARALLELISM, 2, subtask)) {
+                harness.open();
+                states[subtask] = harness.snapshot(1, 1);
+            }
+        }
+        OperatorSubtaskState both = AbstractStreamOperatorTestHarness.repackageState(states);
+        List<OneInputStreamOperatorTestHarness<CommittableMessage<BlobSetCommittable>, DescriptorRow>> restored =
+                new java.util.ArrayList<>();
+        try {
+            // All restored before any delivers, as in a job.
+            for (int subtask = 0; subtask < 3; subtask++) {
+                var harness = new OneInputStreamOperatorTestHarness<>(
+                        new CommittedDescriptorEmitter(writers.settings, new ScriptedCheck(testId), false),
+                        MAX_PARALLELISM,
+                        3,
+                        subtask);
+                restored.add(harness);
+                harness.setRestoredCheckpointId(1);
+                harness.initializeState(AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                        both, MAX_PARALLELISM, 2, 3, subtask));
+                harness.open();
+            }
+            for (var harness : restored) {
+                harness.processElement(committed(set, 1));
+                checkpoint(harness, 2, Outcome.COMMITTED);
+            }
+        } finally {
+            for (var harness : restored) {
+                harness.close();
+            }
+        }
+        try (var runs = Files.list(lineageDirectory())) {
+            assertThat(runs.map(p -> p.getFileName().toString()))
+                    .as("one run, the restored one")
+                    .singleElement()
+                    .satisfies(run -> assertThat(DeliveryMarkers.isRunId(run)).isTrue());
+        }
+        assertThat(markerFiles()).containsExactlyInAnyOrder("2-0", "2-1", "2-2");
+    }
+
+    /** The state of an earlier run, restored after a later run delivered, would deliver again what it had. */
+    @Test
+    void aRestoreOfAnEarlierRunsStateAfterALaterRunDeliveredIsRefused() throws Exception {
+        WriterHarness writers = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+        BlobSetCommittable set = committedSet(writers);
+        OperatorSubtaskState earlier;
+        try (var earlierRun = harness(writers)) {
+            earlierRun.open();
+            earlier = earlierRun.snapshot(1, 1);
+        }
+        try (var laterRun = harness(writers)) {
+            laterRun.open();
+            laterRun.processElement(committed(set, 1));
+            checkpoint(laterRun, 1, Outcome.COMMITTED);
+        }
+        try (var restored = harness(writers)) {
+            restored.setRestoredCheckpointId(1);
+            assertThatThrownBy(() -> restored.initializeState(earlier))
+                    .hasStackTraceContaining("restored checkpoint 1 is older than what this job has already delivered: "
+                            + "it belongs to run run-")
+                    .hasStackTraceContaining("has delivered since")
+                    .hasStackTraceContaining("sink.raw-pack.allow-older-restore");
+        }
+    }
+
     @Test
     void withExactSharingTheAccumulatorHoldsTheIndexSizeOfTheLatestCommittedSet() throws Exception {
         WriterHarness writers =
@@ -319,6 +430,26 @@ class CommittedDescriptorEmitterTest {
             harness.processElement(committed(set, 1));
 
             assertThat(accumulators(harness)).doesNotContainKey(RawPackSink.SHARING_INDEX_ENTRIES_ACCUMULATOR);
+        }
+    }
+
+    /** The one lineage directory under {@code _delivered}. */
+    private Path lineageDirectory() throws IOException {
+        try (var lineages = Files.list(base.resolve(DeliveryMarkers.DIRECTORY))) {
+            return lineages.collect(java.util.stream.Collectors.toList()).stream()
+                    .reduce((a, b) -> {
+                        throw new AssertionError("more than one lineage: " + a + ", " + b);
+                    })
+                    .orElseThrow();
+        }
+    }
+
+    /** The names of the delivery markers under the base, whatever run they belong to. */
+    private List<String> markerFiles() throws IOException {
+        try (var files = Files.walk(base.resolve(DeliveryMarkers.DIRECTORY))) {
+            return files.filter(Files::isRegularFile)
+                    .map(p -> p.getFileName().toString())
+                    .toList();
         }
     }
 
