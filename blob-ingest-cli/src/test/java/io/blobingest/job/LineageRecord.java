@@ -2,6 +2,7 @@ package io.blobingest.job;
 
 import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.kafka.BlobKafkaConnectors;
+import io.blobingest.sink.RawPackSinkOptions;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -25,6 +26,7 @@ final class LineageRecord {
         RetainedCheckpoints.recordLineage(
                 new Path(config.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY)).toUri(),
                 jobId,
-                BlobKafkaConnectors.lineage(config).orElseThrow());
+                BlobKafkaConnectors.lineage(config).orElseThrow(),
+                config.get(RawPackSinkOptions.BASE_PATH));
     }
 }

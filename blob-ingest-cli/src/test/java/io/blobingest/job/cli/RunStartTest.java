@@ -58,6 +58,35 @@ class RunStartTest {
     }
 
     @Test
+    void aChangedGroupIdOnTheSameBaseIsRefusedInOneLineUnlessFresh() throws IOException {
+        Path earlier = retained(
+                "job-1", 6, "blob-ingest-in\nbase=" + dir.resolve("base").toUri() + "\n");
+
+        CliRun run = CliRun.of(run("--checkpoint-dir", checkpoints().toString(), "--group-id", "renamed"));
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(BlobIngestCli.EXIT_USAGE);
+        assertThat(run.err()).contains("under the lineage 'blob-ingest-in'", "--group-id blob-ingest-in", "--fresh");
+        assertThat(run.err().lines().filter(line -> line.contains("lineage"))).hasSize(1);
+        assertThat(configuration(run("--checkpoint-dir", checkpoints().toString(), "--group-id", "renamed", "--fresh"))
+                        .getOptional(StateRecoveryOptions.SAVEPOINT_PATH))
+                .isEmpty();
+        assertThat(earlier.resolve("_metadata")).exists();
+    }
+
+    @Test
+    void aChangedBaseIsRefusedInOneLineUnlessFresh() throws IOException {
+        retained("job-1", 6, "blob-ingest-in\nbase=" + dir.resolve("old-base").toUri() + "\n");
+
+        CliRun run = CliRun.of(run("--checkpoint-dir", checkpoints().toString()));
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(BlobIngestCli.EXIT_USAGE);
+        assertThat(run.err()).contains("was written with the base", "old-base", "--fresh");
+        assertThat(configuration(run("--checkpoint-dir", checkpoints().toString(), "--fresh"))
+                        .getOptional(StateRecoveryOptions.SAVEPOINT_PATH))
+                .isEmpty();
+    }
+
+    @Test
     void aNewestCheckpointWithoutALineageRecordIsRefusedInOneLineBeforeAnythingIsWritten() throws IOException {
         retained("job-1", 3);
         Path unrecorded = Files.createDirectories(checkpoints().resolve("earlier-release-job/chk-8"));

@@ -302,7 +302,10 @@ final class JobOptions {
         Optional<String> lineage = BlobKafkaConnectors.lineage(config);
         if (directory.isPresent() && jobId.isPresent() && lineage.isPresent()) {
             RetainedCheckpoints.recordLineage(
-                    new org.apache.flink.core.fs.Path(directory.get()).toUri(), jobId.get(), lineage.get());
+                    new org.apache.flink.core.fs.Path(directory.get()).toUri(),
+                    jobId.get(),
+                    lineage.get(),
+                    config.get(RawPackSinkOptions.BASE_PATH));
         }
     }
 
@@ -404,8 +407,11 @@ final class JobOptions {
         URI checkpoints = new org.apache.flink.core.fs.Path(directory.get()).toUri();
         RetainedCheckpoints.Selection selection;
         try {
-            selection = RetainedCheckpoints.select(checkpoints, lineage.get());
-        } catch (RetainedCheckpoints.UnrecordedCheckpointException e) {
+            selection = RetainedCheckpoints.select(
+                    checkpoints,
+                    lineage.get(),
+                    config.getOptional(RawPackSinkOptions.BASE_PATH).orElse(null));
+        } catch (RetainedCheckpoints.UnrecordedCheckpointException | RetainedCheckpoints.ChangedSettingException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -60,21 +60,30 @@ public final class RetainedCheckpoints {
      * directories recorded under that lineage, unless a job directory without a record has a newer
      * one. Checkpoints of other lineages are left out.
      *
+     * @param base the start's {@code sink.raw-pack.base-path}; null: not known, not compared
      * @throws UnrecordedCheckpointException when the newest candidate is in a job directory without
      *     a lineage record, saying in one line what to do
+     * @throws ChangedSettingException when the newest checkpoint of the lineage was written with
+     *     another base, or when the lineage has none but another lineage's checkpoint wrote into
+     *     this base (a changed group id or transactional id prefix), saying in one line what to do
      */
-    public static Selection select(URI checkpointDirectory, String lineage) {
+    public static Selection select(URI checkpointDirectory, String lineage, String base) {
+        base = base == null ? null : baseKey(base);
         List<Completed> own = new ArrayList<>();
         List<Completed> unrecorded = new ArrayList<>();
+        List<Completed> othersOnThisBase = new ArrayList<>();
         Set<String> otherLineages = new TreeSet<>();
         for (Completed checkpoint : completed(checkpointDirectory, null)) {
-            Optional<String> recorded = checkpoint.lineage();
+            Optional<JobRecord> recorded = checkpoint.record();
             if (recorded.isEmpty()) {
                 unrecorded.add(checkpoint);
-            } else if (recorded.get().equals(lineage)) {
+            } else if (recorded.get().lineage().equals(lineage)) {
                 own.add(checkpoint);
             } else {
-                otherLineages.add(recorded.get());
+                otherLineages.add(recorded.get().lineage());
+                if (base != null && recorded.get().base().filter(base::equals).isPresent()) {
+                    othersOnThisBase.add(checkpoint);
+                }
             }
         }
         Optional<Completed> newestOwn = own.stream().max(NEWEST);
@@ -89,6 +98,28 @@ public final class RetainedCheckpoints {
                     + "="
                     + checkpoint + ", otherwise move it away or start with --fresh");
         }
+        if (newestOwn.isPresent()) {
+            Optional<String> ownBase = newestOwn.get().record().flatMap(JobRecord::base);
+            if (base != null && ownBase.isPresent() && !ownBase.get().equals(base)) {
+                throw new ChangedSettingException("the newest checkpoint of this job (lineage '" + lineage + "'), "
+                        + newestOwn.get().directory() + ", was written with the base " + ownBase.get()
+                        + ", not this start's " + base + ": its open blob sets and delivery records are there."
+                        + " Resume it with --base " + ownBase.get() + ", or start afresh in the new base with"
+                        + " --fresh (the descriptors that checkpoint had not delivered are then never delivered)");
+            }
+        } else {
+            Optional<Completed> other = othersOnThisBase.stream().max(NEWEST);
+            if (other.isPresent()) {
+                String otherLineage = other.get().record().orElseThrow().lineage();
+                throw new ChangedSettingException("no checkpoint of this job's lineage '" + lineage + "' under "
+                        + checkpointDirectory + ", but " + other.get().directory() + " wrote into the same base "
+                        + base + " under the lineage '" + otherLineage + "': a changed kafka.group-id or"
+                        + " kafka.transactional-id-prefix starts a new lineage, which resumes nothing and places"
+                        + " again what that one read. Resume it with --group-id " + otherLineage
+                        + " (or -D kafka.transactional-id-prefix=" + otherLineage + "), or start the new lineage"
+                        + " with --fresh");
+            }
+        }
         return new Selection(newestOwn.map(Completed::directory), otherLineages);
     }
 
@@ -100,35 +131,89 @@ public final class RetainedCheckpoints {
      *
      * @throws IllegalStateException when the job's directory is recorded under another lineage
      */
-    public static void recordLineage(URI checkpointDirectory, String jobId, String lineage) {
+    public static void recordLineage(URI checkpointDirectory, String jobId, String lineage, String base) {
         Path record = new Path(new Path(new Path(checkpointDirectory), jobId), LINEAGE_RECORD);
         try {
             FileSystem fileSystem = record.getFileSystem();
-            Optional<String> recorded = readRecord(fileSystem, record.getParent());
+            Optional<JobRecord> recorded = readRecord(fileSystem, record.getParent());
             if (recorded.isPresent()) {
-                if (!recorded.get().equals(lineage)) {
+                if (!recorded.get().lineage().equals(lineage)) {
                     throw new IllegalStateException("the checkpoints of job " + jobId + " under " + checkpointDirectory
-                            + " are recorded under the lineage '" + recorded.get() + "', not this job's '" + lineage
-                            + "': give this job another job id");
+                            + " are recorded under the lineage '"
+                            + recorded.get().lineage() + "', not this job's '"
+                            + lineage + "': give this job another job id");
                 }
                 return;
             }
             try (FSDataOutputStream out = fileSystem.create(record, FileSystem.WriteMode.NO_OVERWRITE)) {
-                out.write(lineage.getBytes(StandardCharsets.UTF_8));
+                out.write(new JobRecord(lineage, Optional.of(baseKey(base)))
+                        .text()
+                        .getBytes(StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the lineage record " + record, e);
         }
     }
 
-    /** The lineage recorded in a job's checkpoint directory, if any. */
-    private static Optional<String> readRecord(FileSystem fileSystem, Path jobDirectory) throws IOException {
+    /** {@code sink.raw-pack.base-path} as recorded and compared: absolute, normalized, no trailing slash. */
+    static String baseKey(String base) {
+        URI uri = new Path(base).toUri().normalize();
+        String scheme = uri.getScheme();
+        String authority = uri.getAuthority();
+        String path = uri.getPath();
+        if (scheme == null) {
+            scheme = "file";
+            authority = null;
+            path = java.nio.file.Path.of(path).toAbsolutePath().normalize().toString();
+        }
+        if (path.length() > 1 && path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        return scheme + ":" + (authority == null || authority.isEmpty() ? "" : "//" + authority) + path;
+    }
+
+    /** What is recorded in a job's checkpoint directory, if anything. */
+    private static Optional<JobRecord> readRecord(FileSystem fileSystem, Path jobDirectory) throws IOException {
         Path record = new Path(jobDirectory, LINEAGE_RECORD);
         if (!fileSystem.exists(record)) {
             return Optional.empty();
         }
         try (FSDataInputStream in = fileSystem.open(record)) {
-            return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return Optional.of(JobRecord.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+        }
+    }
+
+    /**
+     * The content of {@value #LINEAGE_RECORD}: the lineage on the first line, then {@code
+     * base=<uri>}, the job's {@code sink.raw-pack.base-path}.
+     */
+    record JobRecord(String lineage, Optional<String> base) {
+
+        private static final String BASE = "base=";
+
+        String text() {
+            return lineage + "\n" + base.map(b -> BASE + b + "\n").orElse("");
+        }
+
+        static JobRecord parse(String text) {
+            String[] lines = text.split("\n");
+            Optional<String> base = Optional.empty();
+            for (int i = 1; i < lines.length; i++) {
+                if (lines[i].startsWith(BASE)) {
+                    base = Optional.of(baseKey(lines[i].substring(BASE.length())));
+                }
+            }
+            return new JobRecord(lines.length == 0 ? "" : lines[0], base);
+        }
+    }
+
+    /** A start that would resume with a setting changed under its checkpoints: refused, in one line. */
+    public static final class ChangedSettingException extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        ChangedSettingException(String message) {
+            super(message);
         }
     }
 
@@ -193,19 +278,19 @@ public final class RetainedCheckpoints {
                 if (jobId != null && !job.getPath().getName().equals(jobId)) {
                     continue;
                 }
-                Optional<String> lineage = null;
+                Optional<JobRecord> record = null;
                 for (FileStatus checkpoint : directories(fileSystem, job.getPath())) {
                     String name = checkpoint.getPath().getName();
                     Path metadata = new Path(checkpoint.getPath(), METADATA);
                     if (name.startsWith(CHECKPOINT_PREFIX) && fileSystem.exists(metadata)) {
-                        if (lineage == null) {
-                            lineage = readRecord(fileSystem, job.getPath());
+                        if (record == null) {
+                            record = readRecord(fileSystem, job.getPath());
                         }
                         completed.add(new Completed(
                                 checkpoint.getPath().toUri(),
                                 fileSystem.getFileStatus(metadata).getModificationTime(),
                                 number(name),
-                                lineage));
+                                record));
                     }
                 }
             }
@@ -236,5 +321,5 @@ public final class RetainedCheckpoints {
         }
     }
 
-    private record Completed(URI directory, long modified, long number, Optional<String> lineage) {}
+    private record Completed(URI directory, long modified, long number, Optional<JobRecord> record) {}
 }

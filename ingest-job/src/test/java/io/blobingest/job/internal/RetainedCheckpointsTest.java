@@ -15,6 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RetainedCheckpointsTest {
 
+    private static final String BASE = "file:/data/base";
+
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
     @TempDir
@@ -94,7 +96,7 @@ class RetainedCheckpointsTest {
         Path ownNewer = completed("job-b2/chk-4", T0.plusSeconds(30));
         record("job-b2", "job-b");
 
-        RetainedCheckpoints.Selection selection = RetainedCheckpoints.select(dir.toUri(), "job-b");
+        RetainedCheckpoints.Selection selection = RetainedCheckpoints.select(dir.toUri(), "job-b", BASE);
 
         assertThat(selection.latest().map(Path::of)).contains(ownNewer);
         assertThat(selection.otherLineages()).containsExactly("job-a");
@@ -106,7 +108,7 @@ class RetainedCheckpointsTest {
         completed("job-a1/chk-7", T0);
         record("job-a1", "job-a");
 
-        RetainedCheckpoints.Selection selection = RetainedCheckpoints.select(dir.toUri(), "job-b");
+        RetainedCheckpoints.Selection selection = RetainedCheckpoints.select(dir.toUri(), "job-b", BASE);
 
         assertThat(selection.latest()).isEmpty();
         assertThat(selection.otherLineages()).containsExactly("job-a");
@@ -118,7 +120,7 @@ class RetainedCheckpointsTest {
         record("job-b1", "job-b");
         Path unrecorded = completed("old-release-job/chk-9", T0.plusSeconds(60));
 
-        assertThatThrownBy(() -> RetainedCheckpoints.select(dir.toUri(), "job-b"))
+        assertThatThrownBy(() -> RetainedCheckpoints.select(dir.toUri(), "job-b", BASE))
                 .isInstanceOf(RetainedCheckpoints.UnrecordedCheckpointException.class)
                 .hasMessageContaining("path=file:" + unrecorded)
                 .hasMessageContaining("no lineage record")
@@ -127,7 +129,7 @@ class RetainedCheckpointsTest {
                 .hasMessageNotContaining("\n");
         // Alone in the directory, it is refused all the same.
         Files.delete(dir.resolve("job-b1/chk-3/_metadata"));
-        assertThatThrownBy(() -> RetainedCheckpoints.select(dir.toUri(), "job-b"))
+        assertThatThrownBy(() -> RetainedCheckpoints.select(dir.toUri(), "job-b", BASE))
                 .isInstanceOf(RetainedCheckpoints.UnrecordedCheckpointException.class);
     }
 
@@ -137,25 +139,64 @@ class RetainedCheckpointsTest {
         Path own = completed("job-b1/chk-3", T0.plusSeconds(60));
         record("job-b1", "job-b");
 
-        assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b").latest().map(Path::of))
+        assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b", BASE)
+                        .latest()
+                        .map(Path::of))
                 .contains(own);
     }
 
     @Test
     void theLineageRecordIsWrittenOnceAndAnotherLineageOnTheSameJobIsRefused() throws IOException {
-        RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-b");
-        RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-b");
+        RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-b", BASE);
+        RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-b", BASE);
 
         assertThat(dir.resolve("job-b1").resolve(RetainedCheckpoints.LINEAGE_RECORD))
-                .hasContent("job-b");
+                .hasContent("job-b\nbase=file:/data/base\n");
         // A job directory with only its record holds no checkpoint.
-        assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b").latest()).isEmpty();
+        assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b", BASE).latest())
+                .isEmpty();
         Path own = completed("job-b1/chk-1", T0);
-        assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b").latest().map(Path::of))
+        assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b", BASE)
+                        .latest()
+                        .map(Path::of))
                 .contains(own);
-        assertThatThrownBy(() -> RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-a"))
+        assertThatThrownBy(() -> RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-a", BASE))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("'job-b'");
+    }
+
+    @Test
+    void theNewestCheckpointOfTheLineageWrittenWithAnotherBaseIsRefusedInOneLine() throws IOException {
+        Path own = completed("job-b1/chk-3", T0);
+        record("job-b1", "job-b\nbase=file:/data/old-base\n");
+
+        assertThatThrownBy(() -> RetainedCheckpoints.select(dir.toUri(), "job-b", "file:///data/base/"))
+                .isInstanceOf(RetainedCheckpoints.ChangedSettingException.class)
+                .hasMessageContaining("was written with the base file:/data/old-base, not this start's file:/data/base")
+                .hasMessageContaining("--base file:/data/old-base")
+                .hasMessageContaining("--fresh")
+                .hasMessageNotContaining("\n");
+        assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b", "/data/old-base/")
+                        .latest()
+                        .map(Path::of))
+                .contains(own);
+    }
+
+    @Test
+    void anotherLineagesCheckpointInTheSameBaseIsAChangedGroupIdAndIsRefused() throws IOException {
+        completed("job-a1/chk-7", T0);
+        record("job-a1", "job-a\nbase=file:/data/base\n");
+
+        assertThatThrownBy(() -> RetainedCheckpoints.select(dir.toUri(), "job-b", BASE))
+                .isInstanceOf(RetainedCheckpoints.ChangedSettingException.class)
+                .hasMessageContaining("under the lineage 'job-a'")
+                .hasMessageContaining("--group-id job-a")
+                .hasMessageContaining("--fresh")
+                .hasMessageNotContaining("\n");
+        // Another base: another job, left alone.
+        assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b", "file:/data/other-base")
+                        .latest())
+                .isEmpty();
     }
 
     private void record(String job, String lineage) throws IOException {
