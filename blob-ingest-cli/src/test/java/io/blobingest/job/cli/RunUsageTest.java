@@ -3,10 +3,12 @@ package io.blobingest.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A setting the job's connectors refuse is a usage error that names the setting. */
+/** A setting the job refuses is a usage error (exit 2) that says why, before anything is written. */
 class RunUsageTest {
 
     @TempDir
@@ -14,19 +16,7 @@ class RunUsageTest {
 
     @Test
     void aRefusedKafkaSettingExitsWithUsageAndSaysWhy() {
-        CliRun run = CliRun.of(
-                "run",
-                "--bootstrap-servers",
-                "localhost:1",
-                "--input-topic",
-                "blobs",
-                "--descriptor-topic",
-                "same",
-                "--dlq-topic",
-                "same",
-                "--base",
-                dir.resolve("base").toString(),
-                "--bounded");
+        CliRun run = run("-D", "kafka.descriptor-topic=dead-letters");
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(JobCli.EXIT_USAGE);
         assertThat(run.err()).contains("the input, descriptor and dead-letter topics must differ");
@@ -34,21 +24,7 @@ class RunUsageTest {
 
     @Test
     void theLineageTopicMustBeItsOwn() {
-        CliRun run = CliRun.of(
-                "run",
-                "--bootstrap-servers",
-                "localhost:1",
-                "--input-topic",
-                "blobs",
-                "--descriptor-topic",
-                "descriptors",
-                "--dlq-topic",
-                "dead-letters",
-                "--base",
-                dir.resolve("base").toString(),
-                "--bounded",
-                "-D",
-                "kafka.lineage-topic=descriptors");
+        CliRun run = run("-D", "kafka.lineage-topic=descriptors");
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(JobCli.EXIT_USAGE);
         assertThat(run.err()).contains("kafka.lineage-topic must differ from the input, descriptor and dead-letter");
@@ -56,7 +32,15 @@ class RunUsageTest {
 
     @Test
     void anAllowListThatCoversTheBaseIsRefused() {
-        CliRun run = CliRun.of(
+        CliRun run = run("-D", "external.allowed-prefixes=" + dir.toUri());
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(JobCli.EXIT_USAGE);
+        assertThat(run.err()).contains("reaches sink.raw-pack.base-path", "External blobs must come from elsewhere");
+    }
+
+    /** A bounded {@code run} against no broker: every refusal here comes before Kafka is asked anything. */
+    private CliRun run(String... options) {
+        List<String> args = new ArrayList<>(List.of(
                 "run",
                 "--bootstrap-servers",
                 "localhost:1",
@@ -68,11 +52,8 @@ class RunUsageTest {
                 "dead-letters",
                 "--base",
                 dir.resolve("base").toString(),
-                "--bounded",
-                "-D",
-                "external.allowed-prefixes=" + dir.toUri());
-
-        assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(JobCli.EXIT_USAGE);
-        assertThat(run.err()).contains("reaches sink.raw-pack.base-path", "External blobs must come from elsewhere");
+                "--bounded"));
+        args.addAll(List.of(options));
+        return CliRun.of(args.toArray(String[]::new));
     }
 }
