@@ -52,6 +52,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class LineageClaims {
 
     private static final int PARTITION = 0;
+    /** How long a start may take to read the claims before its own; the partition holds about one per running job. */
+    private static final Duration READ_TIMEOUT = Duration.ofMinutes(1);
 
     private final String topic;
     private final Properties clientProperties;
@@ -182,7 +184,12 @@ public final class LineageClaims {
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
+            long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
             while (consumer.position(partition) < offset) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("cannot read the claims of " + topic + " up to offset " + offset
+                            + " within " + READ_TIMEOUT + " (at " + consumer.position(partition) + ")");
+                }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                     if (record.offset() >= offset) {
                         break;
