@@ -159,8 +159,8 @@ class ExactSharingITCase {
                 .as("pack verify checks each payload against its recorded SHA-256: %s", verify.output())
                 .isZero();
 
-        IngestJobITCase.RunResult gc =
-                IngestJobITCase.runCli("gc", "--base", base.toUri().toString(), "--delete", "--grace", "0s");
+        IngestJobITCase.RunResult gc = IngestJobITCase.runCli(
+                "gc", "--base", base.toUri().toString(), "--delete", "--grace", "0s", "--no-checkpoints");
         assertThat(gc.exitCode()).as(gc.output()).isZero();
         PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
     }

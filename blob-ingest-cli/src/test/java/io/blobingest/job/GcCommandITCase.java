@@ -77,14 +77,14 @@ class GcCommandITCase {
         assertThat(uploadsUnderBase()).containsExactlyInAnyOrderElementsOf(uploads);
         assertThat(persistedParts()).containsExactlyInAnyOrderElementsOf(parts);
 
-        RunResult withinGrace = runCli(gc("--delete"));
+        RunResult withinGrace = runCli(gc("--delete", "--no-checkpoints"));
         assertThat(withinGrace.output())
                 .as(withinGrace.output())
                 .contains(" 0 removed")
                 .contains("kept: younger than 1h");
         assertThat(uploadsUnderBase()).containsExactlyInAnyOrderElementsOf(uploads);
 
-        RunResult delete = runCli(gc("--delete", "--grace", "0s"));
+        RunResult delete = runCli(gc("--delete", "--grace", "0s", "--no-checkpoints"));
         assertThat(delete.exitCode()).as(delete.output()).isZero();
         assertThat(delete.output()).contains("aborted", "deleted");
         assertThat(uploadsUnderBase()).isEmpty();

@@ -3,6 +3,7 @@ package io.blobingest.job;
 import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.sink.RawPackSinkOptions;
+import java.time.Duration;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -27,6 +28,7 @@ final class LineageRecord {
                 new Path(config.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY)).toUri(),
                 jobId,
                 BlobKafkaConnectors.lineage(config).orElseThrow(),
-                config.get(RawPackSinkOptions.BASE_PATH));
+                config.get(RawPackSinkOptions.BASE_PATH),
+                Duration.ofHours(1));
     }
 }

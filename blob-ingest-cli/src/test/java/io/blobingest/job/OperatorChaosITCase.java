@@ -236,7 +236,7 @@ class OperatorChaosITCase {
         }
         String base = S3.uri(PREFIX).toString();
         RunResult gc = IngestJobITCase.runCli(
-                S3CliOptions.withS3Options(S3, "gc", "--base", base, "--delete", "--grace", "0s"));
+                S3CliOptions.withS3Options(S3, "gc", "--base", base, "--delete", "--grace", "0s", "--no-checkpoints"));
         assertThat(gc.exitCode()).as(gc.output()).isZero();
         System.out.println("operator chaos: gc: " + lastLine(gc.output()));
         assertThat(S3.inProgressMultipartUploads())

@@ -2,6 +2,7 @@ package io.blobingest.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.blobingest.job.internal.RetainedCheckpoints;
 import io.blobingest.objectlayer.BlobSets;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -65,7 +66,7 @@ class GcCommandTest {
 
     @Test
     void deleteRemovesOnlyInProgressFilesOlderThanTheGracePeriod() {
-        CliRun run = CliRun.of("gc", "--base", base.toString(), "--delete", "--grace", "1h");
+        CliRun run = CliRun.of("gc", "--base", base.toString(), "--delete", "--grace", "1h", "--no-checkpoints");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("2 removed").contains("kept: younger than 1h");
@@ -78,13 +79,70 @@ class GcCommandTest {
 
     @Test
     void aGraceOfZeroRemovesEveryLeftoverButNothingCommitted() {
-        CliRun run = CliRun.of("gc", "--base", base.toString(), "--delete", "--grace", "0s");
+        CliRun run = CliRun.of("gc", "--base", base.toString(), "--delete", "--grace", "0s", "--no-checkpoints");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("3 removed");
         assertThat(youngInProgress).doesNotExist();
         assertThat(committedSidecar).exists();
         assertThat(committedManifest).exists();
+    }
+
+    @Test
+    void deleteMustKnowTheCheckpointsThatMayBeResumed() {
+        CliRun run = CliRun.of("gc", "--base", base.toString(), "--delete");
+
+        assertThat(run.exitCode()).isEqualTo(BlobIngestCli.EXIT_USAGE);
+        assertThat(run.err()).contains("gc --delete must know", "--checkpoint-dir", "--no-checkpoints");
+        assertThat(oldInProgress).exists();
+    }
+
+    @Test
+    void whatARetainedCheckpointOfTheBaseMayStillNeedIsKept(@TempDir Path checkpoints) throws IOException {
+        // A job writing this base, checkpointed a moment ago; its sets stay open up to 2.5 h.
+        Path checkpoint = Files.createDirectories(checkpoints.resolve("job-1/chk-7"));
+        Files.write(checkpoint.resolve("_metadata"), new byte[] {1});
+        Files.writeString(
+                checkpoints.resolve("job-1").resolve(RetainedCheckpoints.LINEAGE_RECORD),
+                "job\nbase=" + base.toUri() + "\nopen-window=PT2H30M\n");
+        // Another job's checkpoint, on another base, protects nothing here.
+        Path other = Files.createDirectories(checkpoints.resolve("job-2/chk-1"));
+        Files.write(other.resolve("_metadata"), new byte[] {1});
+        Files.writeString(
+                checkpoints.resolve("job-2").resolve(RetainedCheckpoints.LINEAGE_RECORD),
+                "other\nbase=file:/elsewhere\nopen-window=PT100H\n");
+
+        CliRun run = CliRun.of(
+                "gc",
+                "--base",
+                base.toString(),
+                "--delete",
+                "--grace",
+                "1h",
+                "--checkpoint-dir",
+                checkpoints.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("kept: file:" + checkpoint + " may still need it")
+                .contains("1 removed")
+                .contains("1 kept for resumable checkpoints");
+        assertThat(oldInProgress).as("3 h old, before the window").doesNotExist();
+        assertThat(oldManifestInProgress).as("2 h old, in the window").exists();
+        assertThat(youngInProgress).exists();
+    }
+
+    @Test
+    void aSavepointKeepsEverythingStartedBeforeIt(@TempDir Path savepoint) throws IOException {
+        Files.write(savepoint.resolve("_metadata"), new byte[] {1});
+
+        CliRun run = CliRun.of(
+                "gc", "--base", base.toString(), "--delete", "--grace", "1h", "--savepoint", savepoint.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("0 removed", "2 kept for resumable checkpoints");
+        assertThat(oldInProgress).exists();
+        assertThat(oldManifestInProgress).exists();
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.LineageClaims;
 import io.blobingest.sink.RawPackSinkOptions;
+import io.blobingest.sink.RollPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -305,7 +306,13 @@ final class JobOptions {
                     new org.apache.flink.core.fs.Path(directory.get()).toUri(),
                     jobId.get(),
                     lineage.get(),
-                    config.get(RawPackSinkOptions.BASE_PATH));
+                    config.get(RawPackSinkOptions.BASE_PATH),
+                    RetainedCheckpoints.openWindow(
+                            config.get(RawPackSinkOptions.ROLL_POLICY) == RollPolicy.SIZE_OR_TIME
+                                    ? config.get(RawPackSinkOptions.ROLL_INTERVAL)
+                                    : Duration.ZERO,
+                            config.get(CheckpointingOptions.CHECKPOINTING_INTERVAL),
+                            config.get(CheckpointingOptions.CHECKPOINTING_TIMEOUT)));
         }
     }
 

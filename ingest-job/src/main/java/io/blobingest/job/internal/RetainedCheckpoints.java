@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -131,7 +133,8 @@ public final class RetainedCheckpoints {
      *
      * @throws IllegalStateException when the job's directory is recorded under another lineage
      */
-    public static void recordLineage(URI checkpointDirectory, String jobId, String lineage, String base) {
+    public static void recordLineage(
+            URI checkpointDirectory, String jobId, String lineage, String base, Duration openWindow) {
         Path record = new Path(new Path(new Path(checkpointDirectory), jobId), LINEAGE_RECORD);
         try {
             FileSystem fileSystem = record.getFileSystem();
@@ -146,7 +149,7 @@ public final class RetainedCheckpoints {
                 return;
             }
             try (FSDataOutputStream out = fileSystem.create(record, FileSystem.WriteMode.NO_OVERWRITE)) {
-                out.write(new JobRecord(lineage, Optional.of(baseKey(base)))
+                out.write(new JobRecord(lineage, Optional.of(baseKey(base)), Optional.of(openWindow))
                         .text()
                         .getBytes(StandardCharsets.UTF_8));
             }
@@ -185,26 +188,101 @@ public final class RetainedCheckpoints {
 
     /**
      * The content of {@value #LINEAGE_RECORD}: the lineage on the first line, then {@code
-     * base=<uri>}, the job's {@code sink.raw-pack.base-path}.
+     * base=<uri>}, the job's {@code sink.raw-pack.base-path}, and {@code open-window=<duration>}:
+     * how long before one of its checkpoints the oldest in-progress file or upload that checkpoint
+     * may still need was started ({@link #openWindow}).
      */
-    record JobRecord(String lineage, Optional<String> base) {
+    record JobRecord(String lineage, Optional<String> base, Optional<Duration> openWindow) {
 
         private static final String BASE = "base=";
+        private static final String OPEN_WINDOW = "open-window=";
 
         String text() {
-            return lineage + "\n" + base.map(b -> BASE + b + "\n").orElse("");
+            return lineage + "\n" + base.map(b -> BASE + b + "\n").orElse("")
+                    + openWindow.map(w -> OPEN_WINDOW + w + "\n").orElse("");
         }
 
         static JobRecord parse(String text) {
             String[] lines = text.split("\n");
             Optional<String> base = Optional.empty();
+            Optional<Duration> openWindow = Optional.empty();
             for (int i = 1; i < lines.length; i++) {
                 if (lines[i].startsWith(BASE)) {
                     base = Optional.of(baseKey(lines[i].substring(BASE.length())));
+                } else if (lines[i].startsWith(OPEN_WINDOW)) {
+                    openWindow = Optional.of(Duration.parse(lines[i].substring(OPEN_WINDOW.length())));
                 }
             }
-            return new JobRecord(lines.length == 0 ? "" : lines[0], base);
+            return new JobRecord(lines.length == 0 ? "" : lines[0], base, openWindow);
         }
+    }
+
+    /**
+     * How long before a checkpoint the oldest file it may still need was started: a blob set's
+     * files are all started while it is open, and a set stays open at most the roll interval
+     * ({@code size-or-time}) plus the checkpoint that seals it, which may take up to the checkpoint
+     * timeout after it was triggered an interval later.
+     */
+    public static Duration openWindow(Duration rollInterval, Duration checkpointInterval, Duration checkpointTimeout) {
+        return rollInterval.plus(checkpointInterval).plus(checkpointTimeout);
+    }
+
+    /**
+     * A retained checkpoint that may still need in-progress files and uploads of a base: those
+     * started in the {@code window} before it was taken ({@code at}); every earlier one when the
+     * window is not known (a checkpoint without a record, which may be any job's).
+     */
+    public record Protection(URI checkpoint, Instant at, Optional<Duration> window) {
+
+        /** Whether something started at {@code since} (unknown: empty) may be needed by this checkpoint. */
+        public boolean mayNeed(Optional<Instant> since) {
+            if (since.isEmpty()) {
+                return true;
+            }
+            return !since.get().isAfter(at)
+                    && window.map(w -> !since.get().isBefore(at.minus(w))).orElse(true);
+        }
+    }
+
+    /**
+     * A savepoint that may be resumed: it may need whatever was started before it was taken (its
+     * job and settings are not recorded beside it).
+     *
+     * @throws IllegalStateException if it has no {@code _metadata}: no completed savepoint
+     */
+    public static Protection savepoint(URI savepoint) {
+        Path metadata = new Path(new Path(savepoint), METADATA);
+        try {
+            return new Protection(
+                    savepoint,
+                    Instant.ofEpochMilli(
+                            metadata.getFileSystem().getFileStatus(metadata).getModificationTime()),
+                    Optional.empty());
+        } catch (IOException e) {
+            throw new IllegalStateException("no completed savepoint at " + savepoint + ": cannot read " + metadata, e);
+        }
+    }
+
+    /**
+     * The completed checkpoints under {@code checkpointDirectory} that may still need files of
+     * {@code base}: those whose record names the base, and those without a record.
+     */
+    public static List<Protection> protecting(URI checkpointDirectory, String base) {
+        String key = baseKey(base);
+        List<Protection> protections = new ArrayList<>();
+        for (Completed checkpoint : completed(checkpointDirectory, null)) {
+            Optional<JobRecord> record = checkpoint.record();
+            if (record.isEmpty()) {
+                protections.add(new Protection(
+                        checkpoint.directory(), Instant.ofEpochMilli(checkpoint.modified()), Optional.empty()));
+            } else if (record.get().base().map(key::equals).orElse(true)) {
+                protections.add(new Protection(
+                        checkpoint.directory(),
+                        Instant.ofEpochMilli(checkpoint.modified()),
+                        record.get().openWindow()));
+            }
+        }
+        return protections;
     }
 
     /** A start that would resume with a setting changed under its checkpoints: refused, in one line. */

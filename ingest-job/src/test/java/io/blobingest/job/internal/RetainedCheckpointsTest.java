@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RetainedCheckpointsTest {
 
     private static final String BASE = "file:/data/base";
+    private static final Duration WINDOW = Duration.ofMinutes(10);
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -147,11 +150,11 @@ class RetainedCheckpointsTest {
 
     @Test
     void theLineageRecordIsWrittenOnceAndAnotherLineageOnTheSameJobIsRefused() throws IOException {
-        RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-b", BASE);
-        RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-b", BASE);
+        RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-b", BASE, WINDOW);
+        RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-b", BASE, WINDOW);
 
         assertThat(dir.resolve("job-b1").resolve(RetainedCheckpoints.LINEAGE_RECORD))
-                .hasContent("job-b\nbase=file:/data/base\n");
+                .hasContent("job-b\nbase=file:/data/base\nopen-window=PT10M\n");
         // A job directory with only its record holds no checkpoint.
         assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b", BASE).latest())
                 .isEmpty();
@@ -160,7 +163,7 @@ class RetainedCheckpointsTest {
                         .latest()
                         .map(Path::of))
                 .contains(own);
-        assertThatThrownBy(() -> RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-a", BASE))
+        assertThatThrownBy(() -> RetainedCheckpoints.recordLineage(dir.toUri(), "job-b1", "job-a", BASE, WINDOW))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("'job-b'");
     }
@@ -197,6 +200,34 @@ class RetainedCheckpointsTest {
         assertThat(RetainedCheckpoints.select(dir.toUri(), "job-b", "file:/data/other-base")
                         .latest())
                 .isEmpty();
+    }
+
+    @Test
+    void theCheckpointsOfABaseProtectWhatTheirOpenSetsMayHaveStarted() throws IOException {
+        completed("job-b1/chk-3", T0);
+        record("job-b1", "job-b\nbase=file:/data/base\nopen-window=PT10M\n");
+        completed("job-c1/chk-5", T0);
+        record("job-c1", "job-c\nbase=file:/data/other-base\nopen-window=PT10M\n");
+        completed("old-release-job/chk-9", T0.minusSeconds(3600));
+
+        List<RetainedCheckpoints.Protection> protections = RetainedCheckpoints.protecting(dir.toUri(), "/data/base/");
+
+        assertThat(protections).hasSize(2);
+        RetainedCheckpoints.Protection recorded = protections.stream()
+                .filter(p -> p.window().isPresent())
+                .findFirst()
+                .orElseThrow();
+        assertThat(recorded.mayNeed(Optional.of(T0.minusSeconds(60)))).isTrue();
+        assertThat(recorded.mayNeed(Optional.of(T0.minusSeconds(601)))).isFalse();
+        assertThat(recorded.mayNeed(Optional.of(T0.plusSeconds(1))))
+                .as("started after it")
+                .isFalse();
+        assertThat(recorded.mayNeed(Optional.empty())).as("age unknown").isTrue();
+        RetainedCheckpoints.Protection unrecorded = protections.stream()
+                .filter(p -> p.window().isEmpty())
+                .findFirst()
+                .orElseThrow();
+        assertThat(unrecorded.mayNeed(Optional.of(T0.minusSeconds(86_400)))).isTrue();
     }
 
     private void record(String job, String lineage) throws IOException {
