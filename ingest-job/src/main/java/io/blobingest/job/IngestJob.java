@@ -33,6 +33,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -168,7 +169,7 @@ public final class IngestJob {
                 .map(new CountDeadLetters(), BlobTypes.DEAD_LETTER)
                 .name("Count dead letters")
                 .uid(COUNT_DEAD_LETTERS_UID)
-                .sinkTo(kafka.deadLetterSink())
+                .sinkTo(hooks.deadLetterSink(kafka.deadLetterSink()))
                 .name("Dead-letter sink")
                 .uid(DEAD_LETTER_SINK_UID);
     }
@@ -199,6 +200,11 @@ public final class IngestJob {
 
         /** May wrap the backfill's sink of the rows it passes through unchanged. */
         default Sink<DescriptorRow> passedThroughDescriptorSink(DescriptorKafkaSink sink) {
+            return sink;
+        }
+
+        /** May wrap the dead-letter sink. */
+        default Sink<DeadLetter> deadLetterSink(KafkaSink<DeadLetter> sink) {
             return sink;
         }
 
