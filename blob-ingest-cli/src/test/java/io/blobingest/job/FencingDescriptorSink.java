@@ -70,7 +70,21 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
 
     @Override
     public Committer<KafkaCommittable> createCommitter(CommitterInitContext context) throws IOException {
-        Committer<KafkaCommittable> committer = sink.createCommitter(context);
+        return fencing(sink.createCommitter(context), adminProperties, runId, "descriptor", when, then);
+    }
+
+    /**
+     * {@code committer}, except that the first of its commits that holds a transaction fences that
+     * transaction on the broker, {@code when}, once per {@code key}; the fenced id is then {@link
+     * #fenced(String) fenced(key)}. {@code what} names the sink in the injected failure.
+     */
+    static Committer<KafkaCommittable> fencing(
+            Committer<KafkaCommittable> committer,
+            Properties adminProperties,
+            String key,
+            String what,
+            When when,
+            Then then) {
         return new Committer<>() {
             @Override
             public void commit(Collection<CommitRequest<KafkaCommittable>> requests)
@@ -78,17 +92,17 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
                 String transactionalId = requests.isEmpty()
                         ? null
                         : requests.iterator().next().getCommittable().getTransactionalId();
-                boolean fence = transactionalId != null && FENCED.putIfAbsent(runId, transactionalId) == null;
+                boolean fence = transactionalId != null && FENCED.putIfAbsent(key, transactionalId) == null;
                 if (fence && when == When.BEFORE_ITS_COMMIT) {
-                    fenceProducer(transactionalId);
+                    fenceProducer(adminProperties, transactionalId);
                 }
                 committer.commit(requests);
                 if (fence && when == When.AFTER_ITS_COMMIT) {
-                    fenceProducer(transactionalId);
+                    fenceProducer(adminProperties, transactionalId);
                 }
                 if (fence && then == Then.FAIL_THE_NOTIFICATION) {
                     throw new IllegalStateException(
-                            "injected failure after the commit of descriptor transaction " + transactionalId);
+                            "injected failure after the commit of " + what + " transaction " + transactionalId);
                 }
             }
 
@@ -99,7 +113,7 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
         };
     }
 
-    private void fenceProducer(String transactionalId) throws IOException {
+    private static void fenceProducer(Properties adminProperties, String transactionalId) throws IOException {
         try (Admin admin = Admin.create(adminProperties)) {
             admin.fenceProducers(List.of(transactionalId))
                     .all()

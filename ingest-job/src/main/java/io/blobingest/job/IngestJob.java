@@ -3,6 +3,7 @@ package io.blobingest.job;
 import io.blobingest.job.internal.CheckDescriptorSize;
 import io.blobingest.job.internal.ClassifyRecords;
 import io.blobingest.job.internal.CountDeadLetters;
+import io.blobingest.job.internal.DeadLetterDeliveries;
 import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.job.internal.DescriptorOutputs;
 import io.blobingest.job.internal.ExternalBlobFetcher;
@@ -33,6 +34,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -46,8 +48,8 @@ import org.apache.flink.types.Either;
  *        |
  *  KafkaSource&lt;BlobRecord&gt;            (read_committed, offsets in checkpoints)
  *        |
- *  ClassifyRecords ----- dead letters ----&gt; KafkaSink (EXACTLY_ONCE) -&gt; dead-letter topic
- *        | PlacedBlob, or ExternalFetch (ingest mode)          ^
+ *  ClassifyRecords ----- dead letters ----&gt; DeadLetterDeliveries -&gt; KafkaSink (EXACTLY_ONCE) -&gt; dead letters
+ *        | PlacedBlob, or ExternalFetch (ingest mode)          ^   (re-sends an aborted transaction's dead letters)
  *  FetchExternalBlobs ---- dead letters -----------------------+
  *        | PlacedBlob                     (Kafka-carried blobs pass at once; external.fetch-concurrency
  *        |                                 fetches in flight per subtask; a Dedicated blob may name its
@@ -75,6 +77,7 @@ public final class IngestJob {
     public static final String CHECK_DESCRIPTOR_SIZE_UID = "check-descriptor-size";
     public static final String SINK_UID = "raw-pack-sink";
     public static final String COUNT_DEAD_LETTERS_UID = "count-dead-letters";
+    public static final String DEAD_LETTER_DELIVERIES_UID = "dead-letter-deliveries";
     public static final String DEAD_LETTER_SINK_UID = "dead-letter-sink";
 
     private IngestJob() {}
@@ -168,7 +171,20 @@ public final class IngestJob {
                 .map(new CountDeadLetters(), BlobTypes.DEAD_LETTER)
                 .name("Count dead letters")
                 .uid(COUNT_DEAD_LETTERS_UID)
-                .sinkTo(kafka.deadLetterSink())
+                // Chained to the sink: it counts the sink's epochs and sends aborted ones again.
+                .transform(
+                        "Check dead-letter deliveries",
+                        BlobTypes.DEAD_LETTER,
+                        new DeadLetterDeliveries(
+                                kafka.adminProperties(),
+                                kafka.deadLetterTransactionalIdPrefix(),
+                                kafka.deadLetterTopic(),
+                                kafka.inputTopic().orElse(null),
+                                records.getExecutionEnvironment()
+                                        .getCheckpointConfig()
+                                        .isCheckpointingEnabled()))
+                .uid(DEAD_LETTER_DELIVERIES_UID)
+                .sinkTo(hooks.deadLetterSink(kafka.deadLetterSink()))
                 .name("Dead-letter sink")
                 .uid(DEAD_LETTER_SINK_UID);
     }
@@ -199,6 +215,11 @@ public final class IngestJob {
 
         /** May wrap the backfill's sink of the rows it passes through unchanged. */
         default Sink<DescriptorRow> passedThroughDescriptorSink(DescriptorKafkaSink sink) {
+            return sink;
+        }
+
+        /** May wrap the dead-letter sink. */
+        default Sink<DeadLetter> deadLetterSink(KafkaSink<DeadLetter> sink) {
             return sink;
         }
 

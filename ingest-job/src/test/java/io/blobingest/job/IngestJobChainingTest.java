@@ -44,6 +44,25 @@ class IngestJobChainingTest {
                 .isSameAs(fetch);
     }
 
+    /**
+     * {@code DeadLetterDeliveries} counts the dead-letter sink's epochs in its own snapshot, which
+     * must be the same synchronous call as the sink writer's, and sends aborted dead letters again
+     * into the writer's current transaction: both need it chained to the writer. Its input is a union
+     * of side outputs, so the chain is not the source's (see its {@code endInput}).
+     */
+    @Test
+    void theDeadLetterDeliveryCheckIsChainedToTheDeadLetterSinkWriter() {
+        JobGraph graph = jobGraph();
+
+        JobVertex check = vertexOf(graph, IngestJob.DEAD_LETTER_DELIVERIES_UID);
+        assertThat(vertexOf(graph, IngestJob.DEAD_LETTER_SINK_UID))
+                .as("the dead-letter sink writer's task")
+                .isSameAs(check);
+        assertThat(vertexOf(graph, IngestJob.SOURCE_UID))
+                .as("the source's task")
+                .isNotSameAs(check);
+    }
+
     private JobGraph jobGraph() {
         Configuration config = new Configuration();
         config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, "localhost:9092"); // never contacted: the graph is only built

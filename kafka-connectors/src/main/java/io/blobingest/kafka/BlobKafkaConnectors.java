@@ -303,6 +303,16 @@ public final class BlobKafkaConnectors {
         return descriptorTopic;
     }
 
+    /** The topic the dead-letter sink writes. */
+    public String deadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    /** The input topic; empty for connectors made without one ({@link #sinksFromConfig}). */
+    public Optional<String> inputTopic() {
+        return Optional.ofNullable(inputTopic);
+    }
+
     /** The prefix the descriptor sink's transactional ids start with. */
     public String descriptorTransactionalIdPrefix() {
         return transactionalIdPrefix + DESCRIPTOR_SINK_SUFFIX;

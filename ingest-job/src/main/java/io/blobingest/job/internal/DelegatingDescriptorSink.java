@@ -1,72 +1,22 @@
 package io.blobingest.job.internal;
 
 import io.blobingest.objectlayer.DescriptorRow;
-import java.io.IOException;
-import java.util.Collection;
-import org.apache.flink.api.connector.sink2.Committer;
-import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.kafka.sink.KafkaCommittable;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaWriterState;
 import org.apache.flink.connector.kafka.sink.TwoPhaseCommittingStatefulSink;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
-import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * The descriptor {@link KafkaSink} behind the same Sink V2 interfaces, everything delegated: its
  * transactions, state and committer are Kafka's own. Subclasses override the part they change (the
  * job: its committer; fault-injecting tests: the part they break).
  */
-public abstract class DelegatingDescriptorSink
-        implements TwoPhaseCommittingStatefulSink<DescriptorRow, KafkaWriterState, KafkaCommittable>,
-                SupportsPostCommitTopology<KafkaCommittable> {
+public abstract class DelegatingDescriptorSink extends DelegatingKafkaSink<DescriptorRow> {
 
     private static final long serialVersionUID = 1L;
 
-    /** The Kafka sink, or another delegating sink around it. */
-    protected final TwoPhaseCommittingStatefulSink<DescriptorRow, KafkaWriterState, KafkaCommittable> sink;
-
     protected DelegatingDescriptorSink(
             TwoPhaseCommittingStatefulSink<DescriptorRow, KafkaWriterState, KafkaCommittable> sink) {
-        this.sink = sink;
-    }
-
-    @Override
-    public PrecommittingStatefulSinkWriter<DescriptorRow, KafkaWriterState, KafkaCommittable> createWriter(
-            WriterInitContext context) throws IOException {
-        return sink.createWriter(context);
-    }
-
-    @Override
-    public PrecommittingStatefulSinkWriter<DescriptorRow, KafkaWriterState, KafkaCommittable> restoreWriter(
-            WriterInitContext context, Collection<KafkaWriterState> recoveredState) throws IOException {
-        return sink.restoreWriter(context, recoveredState);
-    }
-
-    @Override
-    public SimpleVersionedSerializer<KafkaWriterState> getWriterStateSerializer() {
-        return sink.getWriterStateSerializer();
-    }
-
-    @Override
-    public Committer<KafkaCommittable> createCommitter(CommitterInitContext context) throws IOException {
-        return sink.createCommitter(context);
-    }
-
-    @Override
-    public SimpleVersionedSerializer<KafkaCommittable> getCommittableSerializer() {
-        return sink.getCommittableSerializer();
-    }
-
-    /** The Kafka sink co-locates its committer with its writer here. */
-    @Override
-    @SuppressWarnings("unchecked")
-    public void addPostCommitTopology(DataStream<CommittableMessage<KafkaCommittable>> committables) {
-        if (sink instanceof SupportsPostCommitTopology<?> postCommit) {
-            ((SupportsPostCommitTopology<KafkaCommittable>) postCommit).addPostCommitTopology(committables);
-        }
+        super(sink);
     }
 }

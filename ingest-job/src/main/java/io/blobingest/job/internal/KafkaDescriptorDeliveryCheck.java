@@ -1,14 +1,10 @@
 package io.blobingest.job.internal;
 
 import io.blobingest.kafka.DescriptorRecords;
-import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.DescriptorDeliveryCheck;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
@@ -21,8 +17,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTransactionsOptions;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The descriptor {@code KafkaSink}'s epochs, looked up on the brokers. With the sink's default
@@ -52,8 +46,6 @@ import org.slf4j.LoggerFactory;
 public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryCheck {
 
     private static final long serialVersionUID = 1L;
-
-    private static final Logger LOG = LoggerFactory.getLogger(KafkaDescriptorDeliveryCheck.class);
 
     /** How long one look-up may take on the task thread before the job fails. */
     static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
@@ -98,12 +90,13 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
 
         private final Admin admin;
         private final DescriptorTopicIdentity topicIdentity;
-        /** The searches running for epochs whose transaction reads {@code Empty}, by transactional id. */
-        private final Map<String, CommittedRecordSearch> searches = new HashMap<>();
+        private final KafkaTransactionOutcomes outcomes;
 
         private KafkaSession(Admin admin, DescriptorTopicIdentity topicIdentity) {
             this.admin = admin;
             this.topicIdentity = topicIdentity;
+            this.outcomes = new KafkaTransactionOutcomes(
+                    "Descriptor", adminProperties, admin, transactionalIdPrefix, descriptorTopic);
         }
 
         @Override
@@ -113,81 +106,20 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
 
         @Override
         public Outcome outcome(Epoch epoch) throws IOException {
-            String transactionalId = transactionalId(epoch.subtask(), epoch.epoch());
-            Optional<TransactionDescription> known = describeIfKnown(admin, transactionalId);
-            if (known.isEmpty()) {
-                return fromDeliveredRows(
-                        transactionalId,
-                        epoch,
-                        "was forgotten by the brokers (transactional.id.expiration.ms after it ended), which hides"
-                                + " whether it committed");
-            }
-            TransactionDescription description = known.get();
-            return switch (description.state()) {
-                case COMPLETE_COMMIT, PREPARE_COMMIT -> Outcome.COMMITTED;
-                case COMPLETE_ABORT, PREPARE_ABORT, PREPARE_EPOCH_FENCE -> {
-                    LOG.warn("Descriptor transaction {} did not commit: {}", transactionalId, description);
-                    yield Outcome.ABORTED;
-                }
-                case EMPTY ->
-                    fromDeliveredRows(
-                            transactionalId,
-                            epoch,
-                            "was fenced after it ended (" + description + "), which hides whether it committed");
-                case ONGOING -> Outcome.OPEN;
-                default ->
-                    throw new IOException("transaction " + transactionalId + " is in state " + description.state()
-                            + ", which says neither committed nor aborted: " + description);
-            };
-        }
-
-        private Outcome fromDeliveredRows(String transactionalId, Epoch epoch, String why) throws IOException {
-            CommittedRecordSearch search = searches.get(transactionalId);
-            if (search == null) {
-                Optional<DescriptorRow> sample = epoch.sampleRow();
-                if (sample.isEmpty()) {
-                    LOG.info("Descriptor transaction {} held no rows: nothing to deliver again", transactionalId);
-                    return Outcome.ABORTED;
-                }
-                LOG.warn(
-                        "Descriptor transaction {} {}: looking for its row {} among the committed records of {} sent"
-                                + " since {}",
-                        transactionalId,
-                        why,
-                        sample.get().source(),
-                        descriptorTopic,
-                        epoch.firstRowSentAtMillis() == 0
-                                ? "the earliest"
-                                : Instant.ofEpochMilli(epoch.firstRowSentAtMillis()));
-                search = CommittedRecordSearch.start(
-                        "row " + sample.get().source() + " of descriptor transaction " + transactionalId,
-                        adminProperties,
-                        admin,
-                        DescriptorRecords.toProducerRecord(descriptorTopic, sample.get(), null),
-                        epoch.firstRowSentAtMillis());
-                searches.put(transactionalId, search);
-            }
-            Optional<Boolean> found = search.result();
-            if (found.isEmpty()) {
-                LOG.info("Still looking for the delivered rows of descriptor transaction {}", transactionalId);
-                return Outcome.OPEN;
-            }
-            searches.remove(transactionalId).close();
-            if (found.get()) {
-                LOG.info("Descriptor transaction {} committed: its row is in {}", transactionalId, descriptorTopic);
-                return Outcome.COMMITTED;
-            }
-            LOG.warn(
-                    "Descriptor transaction {} did not commit: its row is not in {}", transactionalId, descriptorTopic);
-            return Outcome.ABORTED;
+            return outcomes.outcome(
+                    epoch.subtask(),
+                    epoch.epoch(),
+                    epoch.firstRowSentAtMillis(),
+                    () -> epoch.sampleRow()
+                            .map(row -> new KafkaTransactionOutcomes.Sample(
+                                    "row " + row.source(),
+                                    DescriptorRecords.toProducerRecord(descriptorTopic, row, null))));
         }
 
         @Override
         public void close() throws IOException {
             try {
-                for (CommittedRecordSearch search : searches.values()) {
-                    search.close();
-                }
+                outcomes.close();
             } finally {
                 admin.close(LOOKUP_TIMEOUT);
             }
