@@ -60,9 +60,8 @@ public final class BlobRecordClassifier implements Serializable {
 
     /**
      * Refuses an allow-list that reaches the job's own storage: a prefix that is a file system's
-     * root, or that shares objects with one of {@code ownDirectories} (the base, the checkpoint
-     * directory). An External blob from there would copy or name the job's own packs, manifests or
-     * checkpoints.
+     * root, or that covers one of {@code ownDirectories} (the base, the checkpoint directory). An
+     * External blob from there could copy or name the job's own packs, manifests or checkpoints.
      *
      * @param ownDirectories what each directory is ("sink.raw-pack.base-path") to its absolute URI
      * @throws IllegalArgumentException naming the prefix and the directory
@@ -75,10 +74,10 @@ public final class BlobRecordClassifier implements Serializable {
                     + " External blobs come from");
         }
         ownDirectories.forEach((what, uri) -> {
-            List<String> overlapping = allowedUris.overlapping(ExternalUris.normalize(uri));
-            if (!overlapping.isEmpty()) {
-                throw new IllegalArgumentException("allowed URI prefix " + overlapping.get(0) + " reaches " + what
-                        + " (" + uri + "), this job's own files: External blobs must come from elsewhere");
+            List<String> covering = allowedUris.covering(ExternalUris.normalize(uri));
+            if (!covering.isEmpty()) {
+                throw new IllegalArgumentException("allowed URI prefix " + covering.get(0) + " reaches " + what + " ("
+                        + uri + "), this job's own files: External blobs must come from elsewhere");
             }
         });
     }

@@ -565,7 +565,7 @@ class BlobRecordClassifierTest {
                 .hasMessageContaining("allowed URI prefix file:/// is the root of the file system");
         assertThatThrownBy(() -> classifier("file:/data/").requireOutside(own))
                 .hasMessageContaining("allowed URI prefix file:///data/ reaches sink.raw-pack.base-path");
-        assertThatThrownBy(() -> classifier("file:/data/base/set-1/").requireOutside(own))
+        assertThatThrownBy(() -> classifier("file:/data/base").requireOutside(own))
                 .hasMessageContaining("reaches sink.raw-pack.base-path (file:///data/base)");
         assertThatThrownBy(() -> classifier("s3://bucket").requireOutside(own))
                 .hasMessageContaining("reaches execution.checkpointing.dir");
@@ -578,6 +578,7 @@ class BlobRecordClassifierTest {
                 "execution.checkpointing.dir", "s3://bucket/checkpoints");
 
         classifier("file:/data/base-raw/").requireOutside(own);
+        classifier("file:/data/base/_external/").requireOutside(own);
         classifier("file:/data/raw/").requireOutside(own);
         classifier("s3://bucket/checkpoints-old/").requireOutside(own);
         classifier("s3://other-bucket/").requireOutside(own);

@@ -53,21 +53,20 @@ public final class UriPrefixAllowList implements Serializable {
     }
 
     /**
-     * The prefixes that share objects with the directory {@code normalizedDirectory}: those that
-     * cover it or something in it, and those it covers. A blob read from there could be one of the
-     * job's own files (a pack, a checkpoint), copied into the output or named by a descriptor.
+     * The prefixes that cover the directory {@code normalizedDirectory}, everything in it included:
+     * a blob read through one could be one of the job's own files (a pack, a checkpoint).
      *
      * @param normalizedDirectory a URI from {@link ExternalUris#normalize}
      */
-    public List<String> overlapping(String normalizedDirectory) {
+    public List<String> covering(String normalizedDirectory) {
         String directory = normalizedDirectory.endsWith("/") ? normalizedDirectory : normalizedDirectory + "/";
-        List<String> overlapping = new ArrayList<>();
+        List<String> covering = new ArrayList<>();
         for (String prefix : prefixes) {
-            if (covers(prefix, directory) || prefix.startsWith(directory)) {
-                overlapping.add(prefix);
+            if (covers(prefix, directory)) {
+                covering.add(prefix);
             }
         }
-        return overlapping;
+        return covering;
     }
 
     /** The prefixes that name the root of a file system ({@code file:/}), which holds every local file. */
