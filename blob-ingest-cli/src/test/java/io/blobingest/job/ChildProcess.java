@@ -33,6 +33,11 @@ record ChildProcess(Process process, Path log) {
         return start(List.of(), args, log);
     }
 
+    /** As {@link #start(List, Path)} with the {@code blob-ingest} launcher in {@code root}: another release's. */
+    static ChildProcess start(Path root, List<String> args, Path log) throws IOException {
+        return start(List.of(), root, args, log);
+    }
+
     /**
      * As {@link #start(List, Path)}, under strace, which holds every {@code linkat(2)} call of the
      * child for {@code stall} before it runs (strace's syscall fault injection, filtered with
@@ -112,8 +117,12 @@ record ChildProcess(Process process, Path log) {
     }
 
     private static ChildProcess start(List<String> wrapper, List<String> args, Path log) throws IOException {
+        return start(wrapper, ROOT, args, log);
+    }
+
+    private static ChildProcess start(List<String> wrapper, Path root, List<String> args, Path log) throws IOException {
         List<String> command = new ArrayList<>(wrapper);
-        command.add(ROOT.resolve("blob-ingest").toString());
+        command.add(root.resolve("blob-ingest").toString());
         command.addAll(args);
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
