@@ -22,18 +22,23 @@ import org.junit.jupiter.api.io.TempDir;
  * An upgrade: the previous release's job ({@link PreviousRelease}, its own {@code ./blob-ingest
  * run} in a child JVM) is SIGKILLed while a committed blob set's descriptors are not committed,
  * and the current command line resumes its retained checkpoint. That release wrote no lineage
- * record, so the same command is refused in one line naming the checkpoint; given explicitly
- * ({@code -D execution.state-recovery.path=<it>}), the current job restores the old state, fails
- * over once inside the job on its first checkpoint, and its bounded run exits 0 with every input
- * exactly once in the descriptor topic and the manifests, byte-exact.
+ * record, so the same command is refused in one line naming the checkpoint and how to resume it;
+ * given so ({@code -D execution.state-recovery.path=<it> -D
+ * execution.state-recovery.claim-mode=CLAIM}), the current job restores the old state, fails over
+ * once inside the job on its first checkpoint, and its bounded run exits 0 with every input
+ * exactly once in the descriptor topic and the manifests, byte-exact. Then the plain command
+ * starts again over more input, as after any finished run, and exits 0: the claimed checkpoint is
+ * gone. (With the path alone, as the refusal first advised, Flink kept the old checkpoint and
+ * every later start was refused with the same advice, which would restore an older checkpoint.)
  */
 class UpgradeResumeITCase {
 
     private static final int PARTITIONS = 2;
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
-    private static final TestWorkload WORKLOAD = new TestWorkload(67, 900);
+    private static final TestWorkload WORKLOAD = new TestWorkload(67, 1_000);
     private static final int BEFORE_START = 300;
     private static final int BEFORE_KILL = 600;
+    private static final int BEFORE_UPGRADE = 900;
     private static final String GROUP = "upgrade";
 
     @RegisterExtension
@@ -60,17 +65,24 @@ class UpgradeResumeITCase {
             URI retained = RetainedCheckpoints.latest(checkpoints.toUri())
                     .orElseThrow(() -> new AssertionError("the previous release retained no checkpoint"));
 
-            WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_KILL, WORKLOAD.count());
+            WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_KILL, BEFORE_UPGRADE);
             List<String> bounded = new ArrayList<>(run);
             bounded.add("--bounded");
             RunResult refused = IngestJobITCase.runCli(bounded.toArray(String[]::new));
             assertThat(refused.exitCode()).as(refused.output()).isEqualTo(2);
-            assertThat(refused.output()).contains("has no lineage record", "-D execution.state-recovery.path=");
+            assertThat(refused.output())
+                    .contains(
+                            "has no lineage record",
+                            "-D execution.state-recovery.path="
+                                    + retained.toString().replace("file:///", "file:/"),
+                            "-D execution.state-recovery.claim-mode=CLAIM");
 
             List<String> resume = new ArrayList<>(bounded);
             resume.addAll(List.of(
                     "-D",
                     "execution.state-recovery.path=" + retained,
+                    "-D",
+                    "execution.state-recovery.claim-mode=CLAIM",
                     "-D",
                     FailOnceAtCheckpointOutput.option("upgrade", 1)));
             long start = System.nanoTime();
@@ -83,6 +95,13 @@ class UpgradeResumeITCase {
                     .as("the resumed run failed once inside the job")
                     .isTrue();
 
+            Set<Integer> upgraded = IntStream.range(0, BEFORE_UPGRADE).boxed().collect(Collectors.toSet());
+            PipelineOutput.read(KAFKA, "descriptors", base).assertExactlyOnceAndByteExact(WORKLOAD, upgraded);
+
+            // The next start of the same command, as an operator's routine restart, goes on from there.
+            WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_UPGRADE, WORKLOAD.count());
+            RunResult next = IngestJobITCase.runCli(bounded.toArray(String[]::new));
+            assertThat(next.exitCode()).as(next.output()).isZero();
             Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
             PipelineOutput.read(KAFKA, "descriptors", base).assertExactlyOnceAndByteExact(WORKLOAD, all);
             assertThat(KAFKA.drainCommitted("dead-letters")).as("dead letters").isEmpty();
