@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.sink.DescriptorOutputFactory;
+import java.io.File;
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +33,11 @@ record ChildProcess(Process process, Path log) {
         return start(List.of(), args, log);
     }
 
+    /** As {@link #start(List, Path)} with the {@code blob-ingest} launcher in {@code root}: another release's. */
+    static ChildProcess start(Path root, List<String> args, Path log) throws IOException {
+        return start(List.of(), root, args, log);
+    }
+
     /**
      * As {@link #start(List, Path)}, under strace, which holds every {@code linkat(2)} call of the
      * child for {@code stall} before it runs (strace's syscall fault injection, filtered with
@@ -52,17 +60,74 @@ record ChildProcess(Process process, Path log) {
         return start(strace, args, log);
     }
 
+    /**
+     * As {@link #start(List, Path)} with {@link FailOnceAtCheckpointOutput} on the child's class
+     * path, so that {@code -D test.fail-once-at-checkpoint=<key>:<checkpoint>} fails a task of the
+     * child's job once (see there; the injected failure's message is in the child's log). The
+     * launcher's class path holds only the command line's jar, so this starts the JVM as the
+     * launcher's last line does, with a directory holding that output's classes and its {@code
+     * META-INF/services} entry after the jar (not all of the test classes: their {@code
+     * log4j2-test.properties} would change the child's logging).
+     */
+    static ChildProcess startWithFailureHook(List<String> args, Path log) throws IOException, URISyntaxException {
+        Path hooks = Files.createDirectories(log.resolveSibling(log.getFileName() + ".hooks"));
+        Path testClasses = Path.of(FailOnceAtCheckpointOutput.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+        Path classes = Path.of(FailOnceAtCheckpointOutput.class.getPackageName().replace('.', '/'));
+        Files.createDirectories(hooks.resolve(classes));
+        try (Stream<Path> files = Files.list(testClasses.resolve(classes))) {
+            for (Path file : files.filter(file ->
+                            file.getFileName().toString().startsWith(FailOnceAtCheckpointOutput.class.getSimpleName()))
+                    .toList()) {
+                Files.copy(file, hooks.resolve(classes).resolve(file.getFileName()));
+            }
+        }
+        Path services = Path.of("META-INF", "services", DescriptorOutputFactory.class.getName());
+        Files.createDirectories(hooks.resolve(services).getParent());
+        Files.writeString(hooks.resolve(services), FailOnceAtCheckpointOutput.class.getName() + "\n");
+        // The launcher's exec line (blob-ingest), with the hooks after the jar.
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "--add-opens=java.base/java.util=ALL-UNNAMED",
+                "--add-opens=java.base/java.lang=ALL-UNNAMED",
+                "-Dblob-ingest.plugins-dir=" + ROOT.resolve("blob-ingest-cli/target/flink-plugins"),
+                "-cp",
+                ROOT.resolve("blob-ingest-cli/target/blob-ingest.jar") + File.pathSeparator + hooks,
+                "io.blobingest.job.cli.BlobIngestCli"));
+        command.addAll(1, javaOptions(log));
+        command.addAll(args);
+        return new ChildProcess(
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start(),
+                log);
+    }
+
+    /** The child JVM's options ({@code BLOB_INGEST_JAVA_OPTS} for the launcher). */
+    private static List<String> javaOptions(Path log) throws IOException {
+        // The JVM's temporary files go with the test's directory: a SIGKILLed JVM never runs its
+        // deleteOnExit, and with the Lance output it leaves a 181 MB copy of Lance's natives.
+        Path tmp = Files.createDirectories(log.resolveSibling(log.getFileName() + ".tmp"));
+        return List.of("-Xmx1g", "-Djava.io.tmpdir=" + tmp);
+    }
+
     private static ChildProcess start(List<String> wrapper, List<String> args, Path log) throws IOException {
+        return start(wrapper, ROOT, args, log);
+    }
+
+    private static ChildProcess start(List<String> wrapper, Path root, List<String> args, Path log) throws IOException {
         List<String> command = new ArrayList<>(wrapper);
-        command.add(ROOT.resolve("blob-ingest").toString());
+        command.add(root.resolve("blob-ingest").toString());
         command.addAll(args);
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        // The JVM's temporary files go with the test's directory: a SIGKILLed JVM never runs its
-        // deleteOnExit, and with the Lance output it leaves a 181 MB copy of Lance's natives.
-        Path tmp = Files.createDirectories(log.resolveSibling(log.getFileName() + ".tmp"));
-        builder.environment().put("BLOB_INGEST_JAVA_OPTS", "-Xmx1g -Djava.io.tmpdir=" + tmp);
+        builder.environment().put("BLOB_INGEST_JAVA_OPTS", String.join(" ", javaOptions(log)));
         return new ChildProcess(builder.start(), log);
     }
 

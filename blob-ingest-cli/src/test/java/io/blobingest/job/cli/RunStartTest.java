@@ -96,7 +96,11 @@ class RunStartTest {
 
         assertThat(run.exitCode()).isEqualTo(BlobIngestCli.EXIT_USAGE);
         assertThat(run.err())
-                .contains("has no lineage record", "-D execution.state-recovery.path=file:" + unrecorded, "--fresh");
+                .contains(
+                        "has no lineage record",
+                        "-D execution.state-recovery.path=file:" + unrecorded
+                                + " -D execution.state-recovery.claim-mode=CLAIM",
+                        "--fresh");
         assertThat(run.err().lines().filter(line -> line.contains("lineage record")))
                 .hasSize(1);
         assertThat(configuration(run("--checkpoint-dir", checkpoints().toString(), "--fresh"))
@@ -106,8 +110,11 @@ class RunStartTest {
                 "--checkpoint-dir",
                 checkpoints().toString(),
                 "-D",
-                StateRecoveryOptions.SAVEPOINT_PATH.key() + "=file:" + unrecorded));
+                StateRecoveryOptions.SAVEPOINT_PATH.key() + "=file:" + unrecorded,
+                "-D",
+                StateRecoveryOptions.RESTORE_MODE.key() + "=CLAIM"));
         assertThat(explicit.get(StateRecoveryOptions.SAVEPOINT_PATH)).isEqualTo("file:" + unrecorded);
+        assertThat(explicit.get(StateRecoveryOptions.RESTORE_MODE)).isEqualTo(RecoveryClaimMode.CLAIM);
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.RecoveryClaimMode;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
@@ -98,7 +99,9 @@ public final class RetainedCheckpoints {
                     + " jobs of earlier releases wrote none), so it may be another job's: if it is this job's"
                     + " (lineage '" + lineage + "'), resume it with -D " + StateRecoveryOptions.SAVEPOINT_PATH.key()
                     + "="
-                    + checkpoint + ", otherwise move it away or start with --fresh");
+                    + checkpoint + " -D " + StateRecoveryOptions.RESTORE_MODE.key() + "=" + RecoveryClaimMode.CLAIM
+                    + " (the job takes it over: Flink deletes it once a newer checkpoint completes, so later starts"
+                    + " no longer find it), otherwise move it away or start with --fresh");
         }
         if (newestOwn.isPresent()) {
             Optional<String> ownBase = newestOwn.get().record().flatMap(JobRecord::base);

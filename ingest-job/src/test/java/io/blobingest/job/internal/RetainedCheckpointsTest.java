@@ -127,7 +127,8 @@ class RetainedCheckpointsTest {
                 .isInstanceOf(RetainedCheckpoints.UnrecordedCheckpointException.class)
                 .hasMessageContaining("path=file:" + unrecorded)
                 .hasMessageContaining("no lineage record")
-                .hasMessageContaining("-D execution.state-recovery.path=")
+                .hasMessageContaining("-D execution.state-recovery.path=file:" + unrecorded
+                        + " -D execution.state-recovery.claim-mode=CLAIM")
                 .hasMessageContaining("--fresh")
                 .hasMessageNotContaining("\n");
         // Alone in the directory, it is refused all the same.
