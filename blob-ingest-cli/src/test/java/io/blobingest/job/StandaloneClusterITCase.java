@@ -97,10 +97,11 @@ class StandaloneClusterITCase {
             assertThat(submit.exitCode()).as("exit code of flink run -d").isZero();
             String job = cluster.awaitOnlyJob(TIMEOUT);
             // flink run's client fixed the job's id before submission and recorded the job's lineage
-            // (its group) in its directory under the cluster's execution.checkpointing.dir.
-            assertThat(dir.resolve("checkpoints").resolve(job).resolve(RetainedCheckpoints.LINEAGE_RECORD))
+            // (its group) and base in its directory under the cluster's execution.checkpointing.dir.
+            assertThat(Files.readAllLines(
+                            dir.resolve("checkpoints").resolve(job).resolve(RetainedCheckpoints.LINEAGE_RECORD)))
                     .as("the lineage record of job " + job)
-                    .hasContent("standalone-cluster");
+                    .startsWith("standalone-cluster", "base=file:" + base);
             Set<String> running = cluster.awaitTaskManagersRunning(job, tms -> true, "any TaskManager", TIMEOUT);
             assertThat(running)
                     .as("TaskManagers running the job")
