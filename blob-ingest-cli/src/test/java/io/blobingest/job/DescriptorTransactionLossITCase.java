@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -106,8 +107,9 @@ class DescriptorTransactionLossITCase {
      * job finished with one subtask's descriptors missing and nothing said.
      *
      * <p>With {@code within-job} exact sharing the blobs cross a network hop to the writers, whose
-     * task cannot take the checkpoint a re-sent transaction needs once its input has ended: its
-     * emitter fails the task instead, and the restored job delivers the re-sent descriptors.
+     * task cannot take the checkpoint a re-sent transaction needs once its input has ended: the end
+     * of input is held in front of the hop until the emitters report the re-sent descriptors
+     * committed. The run must finish without a failover (no restarts allowed).
      */
     @ParameterizedTest(name = "fenced {0}, exact sharing {1}")
     @MethodSource("lastTransactionFaults")
@@ -121,6 +123,7 @@ class DescriptorTransactionLossITCase {
         run.config().set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
         run.config().set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(2));
         run.config().set(RawPackSinkOptions.EXACT_SHARING, sharing);
+        run.config().set(RestartStrategyOptions.RESTART_STRATEGY, "none");
 
         run.execute(when, FencingDescriptorSink.Then.GO_ON);
 

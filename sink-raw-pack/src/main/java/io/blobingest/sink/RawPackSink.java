@@ -9,15 +9,16 @@ import io.blobingest.sink.internal.BlobSetWriterStateSerializer;
 import io.blobingest.sink.internal.CommittedDescriptorEmitter;
 import io.blobingest.sink.internal.ContentRouting;
 import io.blobingest.sink.internal.DescriptorDrainOperator;
+import io.blobingest.sink.internal.DrainCoordinator;
 import io.blobingest.sink.internal.RawPackSinkWriter;
 import io.blobingest.sink.internal.SinkSettings;
 import io.blobingest.sink.internal.WriterState;
 import io.blobingest.sink.internal.WriterStateSerializer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.UUID;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -95,6 +96,10 @@ public final class RawPackSink
      * serializable, and the sink is serialized into the job graph after that.
      */
     private final transient List<EarlierCommittedRows> earlierRows;
+    /** Where the drains in front of the routing and the emitters behind it meet ({@link DrainCoordinator}). */
+    private final String drainSignalKey = "blob-ingest-drain-" + UUID.randomUUID();
+    /** Whether {@link #routeToWriters} routed the stream this sink is given; read while the job graph is built. */
+    private transient boolean routedUpstream;
 
     RawPackSink(
             SinkSettings settings,
@@ -148,41 +153,61 @@ public final class RawPackSink
     }
 
     /**
+     * With {@link ExactSharing#WITHIN_JOB}, routes blobs to the writer subtasks by their content
+     * ({@link ContentRouting}): across a network hop, so that identical blobs from any input meet
+     * in one writer. Operators placed between this stream and {@code sinkTo} run in the writers'
+     * task, chained in front of the writer: where an exception of the writer can be caught per
+     * record (a failed copy of an External object's bytes, {@link
+     * io.blobingest.placement.ExternalCopyException}). The sink then routes nothing itself. Without
+     * {@code within-job} sharing, returns {@code placed}: the writers take their input where it is.
+     *
+     * <p>With a descriptor sink or output and checkpointing, the end of input is held in front of
+     * the hop until every writer's last blob set is committed and its descriptors are delivered
+     * ({@link DescriptorDrainOperator}).
+     */
+    public DataStream<PlacedBlob> routeToWriters(DataStream<PlacedBlob> placed) {
+        if (settings.exactSharing() != ExactSharing.WITHIN_JOB) {
+            return placed;
+        }
+        routedUpstream = true;
+        return route(placed);
+    }
+
+    /**
      * With a descriptor sink or output and checkpointing, the end of input is held back until the
      * last blob set's descriptors are delivered ({@link DescriptorDrainOperator}). With {@link
      * ExactSharing#WITHIN_JOB}, blobs are first routed to writers by their content ({@link
-     * ContentRouting}), and the hold is split around that network hop: in front of it, in the
-     * source's task, until the checkpoints that commit the last set and its descriptors have
-     * completed; behind it, in the writer's task, until that task has their notifications.
+     * #routeToWriters}), unless the stream was routed so already.
      */
     @Override
     public DataStream<PlacedBlob> addPreWriteTopology(DataStream<PlacedBlob> placed) {
-        boolean holdsEndOfInput = emitsDescriptors()
-                && placed.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled();
-        if (settings.exactSharing() != ExactSharing.WITHIN_JOB) {
-            return holdsEndOfInput
-                    ? drain(placed, DescriptorDrainOperator.inWriterTask(), "", "descriptor-drain")
-                    : placed;
+        if (settings.exactSharing() == ExactSharing.WITHIN_JOB) {
+            return routedUpstream ? placed : route(placed);
         }
+        return holdsEndOfInput(placed)
+                ? drain(placed, DescriptorDrainOperator.inWriterTask(), "", "descriptor-drain")
+                : placed;
+    }
+
+    private DataStream<PlacedBlob> route(DataStream<PlacedBlob> placed) {
         ContentRouting routing = new ContentRouting();
-        if (!holdsEndOfInput) {
+        if (!holdsEndOfInput(placed)) {
             return placed.partitionCustom(routing, routing);
         }
-        // The set's commit, then, with a delivery check, the commit and check of its descriptors.
+        // The set's commit, then, with a delivery check, the commit and check of its descriptors: at
+        // least; the emitters behind the hop release the drain when they know their last descriptors committed.
         int checkpoints = deliveryCheck == null ? 1 : 2;
-        DataStream<PlacedBlob> held = drain(
-                placed,
-                DescriptorDrainOperator.afterEndOfInput(checkpoints),
-                " (before routing)",
-                "descriptor-drain-before-routing");
-        // Twice the checkpoint timeout: a checkpoint the writer took ends, completed or expired, within one.
-        Duration notificationTimeout = Duration.ofMillis(
-                2 * placed.getExecutionEnvironment().getCheckpointConfig().getCheckpointTimeout());
         return drain(
-                held.partitionCustom(routing, routing),
-                DescriptorDrainOperator.behindNetworkInput(notificationTimeout),
-                " (behind routing)",
-                "descriptor-drain");
+                        placed,
+                        DescriptorDrainOperator.beforeRouting(checkpoints, drainSignalKey),
+                        " (before routing)",
+                        "descriptor-drain-before-routing")
+                .partitionCustom(routing, routing);
+    }
+
+    private boolean holdsEndOfInput(DataStream<PlacedBlob> placed) {
+        return emitsDescriptors()
+                && placed.getExecutionEnvironment().getCheckpointConfig().isCheckpointingEnabled();
     }
 
     private static DataStream<PlacedBlob> drain(
@@ -196,11 +221,16 @@ public final class RawPackSink
         if (!emitsDescriptors()) {
             return;
         }
-        SingleOutputStreamOperator<DescriptorRow> rows = committed
-                .transform(
-                        "Emit committed descriptors",
-                        TypeInformation.of(DescriptorRow.class),
-                        new CommittedDescriptorEmitter(settings, deliveryCheck, !descriptorOutputs.isEmpty()))
+        CommittedDescriptorEmitter emitter =
+                new CommittedDescriptorEmitter(settings, deliveryCheck, !descriptorOutputs.isEmpty());
+        TypeInformation<DescriptorRow> rowType = TypeInformation.of(DescriptorRow.class);
+        String name = "Emit committed descriptors";
+        SingleOutputStreamOperator<DescriptorRow> rows = (settings.exactSharing() == ExactSharing.WITHIN_JOB
+                        ? committed.transform(
+                                name,
+                                rowType,
+                                new CommittedDescriptorEmitter.CoordinatedFactory(emitter, drainSignalKey))
+                        : committed.transform(name, rowType, emitter))
                 .uid("descriptor-emitter");
         // The further outputs commit on their own: they get each set once, not the emitter's
         // re-emissions for an aborted descriptor transaction.

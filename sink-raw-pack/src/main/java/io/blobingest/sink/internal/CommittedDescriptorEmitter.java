@@ -9,8 +9,17 @@ import java.io.IOException;
 import java.util.function.Predicate;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
+import org.apache.flink.runtime.operators.coordination.OperatorEventGateway;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.apache.flink.streaming.api.operators.CoordinatedOperatorFactory;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
+import org.apache.flink.streaming.api.operators.StreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
@@ -43,6 +52,11 @@ import org.slf4j.LoggerFactory;
  * sink can no longer take records. {@link DescriptorDrainOperator} prevents that by committing
  * and delivering everything before the end of input passes; should a set still arrive after it,
  * it is logged as an error and counted in {@code blobSetsNotDelivered}, never dropped silently.
+ * Behind {@link ContentRouting}'s network hop, where this operator cannot wait for checkpoints at
+ * its end of input, it tells the drains' {@link DrainCoordinator} instead how far it is settled:
+ * through which checkpoint the committer has handed over the committed sets (Flink's committer
+ * passes on a {@link CommittableSummary} per checkpoint and writer, empty ones too), whenever every
+ * row it sent is known to be committed.
  *
  * <p>Further descriptor outputs (a Lance dataset) commit with their own checkpoints and do not
  * lose a committed epoch with the descriptor sink: they read {@link #ONCE}, where each committed
@@ -86,6 +100,16 @@ public final class CommittedDescriptorEmitter
     private transient boolean endOfInput;
     /** Null when exact sharing is off. */
     private transient SumOfLatestValues sharingIndexEntries;
+    /** Where to report how far this subtask is settled; null: no drain waits for it. */
+    private transient OperatorEventGateway drainCoordinator;
+    /** The latest checkpoint whose committed sets the committer has handed over in this attempt. */
+    private transient long committedThrough = -1;
+    /** The checkpoint of the last summary, and how many of its committables are still to come. */
+    private transient long summarized = -1;
+
+    private transient int committablesToCome;
+
+    private transient long reportedThrough = -1;
 
     /** @param emitOnce whether to fill {@link #ONCE} as well (there are further descriptor outputs) */
     public CommittedDescriptorEmitter(SinkSettings settings, DescriptorDeliveryCheck deliveryCheck, boolean emitOnce) {
@@ -141,9 +165,32 @@ public final class CommittedDescriptorEmitter
 
     @Override
     public void processElement(StreamRecord<CommittableMessage<BlobSetCommittable>> element) throws IOException {
+        if (element.getValue() instanceof CommittableSummary<BlobSetCommittable> summary) {
+            // The committer hands over a checkpoint's summary first, then its committables.
+            summarized = summary.getCheckpointId();
+            committablesToCome = summary.getNumberOfCommittables();
+            handedOver();
+            return;
+        }
         if (!(element.getValue() instanceof CommittableWithLineage<BlobSetCommittable> committed)) {
             return;
         }
+        try {
+            emitCommitted(committed);
+        } finally {
+            committablesToCome--;
+        }
+        handedOver();
+    }
+
+    private void handedOver() {
+        if (committablesToCome <= 0 && summarized != CommittableMessage.EOI) {
+            committedThrough = Math.max(committedThrough, summarized);
+            reportIfSettled();
+        }
+    }
+
+    private void emitCommitted(CommittableWithLineage<BlobSetCommittable> committed) throws IOException {
         BlobSetCommittable set = committed.getCommittable();
         // A set whose committable was restored from version 1 bytes knows no index size.
         if (sharingIndexEntries != null && set.sharingIndexEntries() != BlobSetCommittable.NO_SHARING_INDEX) {
@@ -191,10 +238,57 @@ public final class CommittedDescriptorEmitter
         deliveries.sent(set);
     }
 
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        reportIfSettled();
+    }
+
+    private void reportIfSettled() {
+        if (drainCoordinator != null && committedThrough > reportedThrough && deliveries.settled()) {
+            drainCoordinator.sendEventToCoordinator(new DrainCoordinator.Settled(committedThrough));
+            reportedThrough = committedThrough;
+        }
+    }
+
     /** After the wait for every row sent to be committed: a set committed from now on is logged, never sent. */
     @Override
     public void endInput() throws Exception {
         super.endInput();
         endOfInput = true;
+    }
+
+    /**
+     * Creates the emitter with the gateway to its {@link DrainCoordinator}, for a sink whose writers
+     * read their input over {@link ContentRouting}'s network hop.
+     */
+    public static final class CoordinatedFactory extends SimpleOperatorFactory<DescriptorRow>
+            implements CoordinatedOperatorFactory<DescriptorRow>,
+                    OneInputStreamOperatorFactory<CommittableMessage<BlobSetCommittable>, DescriptorRow> {
+
+        private static final long serialVersionUID = 1L;
+
+        private final String signalKey;
+
+        /** @param signalKey where the emitters' coordinator meets the drains' ({@link DrainSignal}) */
+        public CoordinatedFactory(CommittedDescriptorEmitter emitter, String signalKey) {
+            super(emitter);
+            this.signalKey = signalKey;
+        }
+
+        @Override
+        public <T extends StreamOperator<DescriptorRow>> T createStreamOperator(
+                StreamOperatorParameters<DescriptorRow> parameters) {
+            T operator = super.createStreamOperator(parameters);
+            ((CommittedDescriptorEmitter) operator).drainCoordinator = parameters
+                    .getOperatorEventDispatcher()
+                    .getOperatorEventGateway(parameters.getStreamConfig().getOperatorID());
+            return operator;
+        }
+
+        @Override
+        public OperatorCoordinator.Provider getCoordinatorProvider(String operatorName, OperatorID operatorId) {
+            return new DrainCoordinator.Provider(operatorId, signalKey, DrainCoordinator.Role.EMITTER);
+        }
     }
 }

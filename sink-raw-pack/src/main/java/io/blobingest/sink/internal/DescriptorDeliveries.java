@@ -383,6 +383,14 @@ final class DescriptorDeliveries<U> {
         }
     }
 
+    /**
+     * Whether nothing is left to wait for: every row sent is known to be committed, or there is no
+     * check, and the descriptor sink's own next commit is all there is.
+     */
+    boolean settled() {
+        return check == null || everyRowKnownCommitted();
+    }
+
     /** No row sent into the current epoch, and no closed epoch still to be settled. */
     private boolean everyRowKnownCommitted() {
         return pending.isEmpty() && current.isEmpty();

@@ -1,22 +1,25 @@
 package io.blobingest.sink.internal;
 
-import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.runtime.checkpoint.CheckpointOptions;
 import org.apache.flink.runtime.checkpoint.SavepointType;
+import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
+import org.apache.flink.runtime.operators.coordination.OperatorEvent;
+import org.apache.flink.runtime.operators.coordination.OperatorEventGateway;
+import org.apache.flink.runtime.operators.coordination.OperatorEventHandler;
 import org.apache.flink.runtime.state.CheckpointStreamFactory;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.CoordinatedOperatorFactory;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
 import org.apache.flink.streaming.api.operators.OperatorSnapshotFutures;
 import org.apache.flink.streaming.api.operators.StreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 
 /**
@@ -29,14 +32,14 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
  *
  * <p>Holding the end of input means serving the task's mailbox, where a task whose input is a
  * source chained in front of it gets its checkpoint triggers. A task that reads its input from the
- * network gets the barriers in that input, which it does not read while it holds the end back.
- * With {@code within-job} exact sharing ({@link ContentRouting}) the hold is therefore split: one
- * of these operators in front of the routing, in the source's task, waits for {@link
- * #afterEndOfInput} completed checkpoints taken after its input ended (two with a delivery check:
- * the one that commits the last set, and the one that commits and checks its descriptors); one
- * behind the routing, in the writer's task, {@link #behindNetworkInput}, waits only for the
- * notifications of the checkpoints its task has taken, so that the last set's descriptors are
- * emitted before its end of input passes on, and never for a new checkpoint.
+ * network gets the barriers in that input, which it does not read while it holds the end back, so
+ * an emitter behind a network hop cannot wait there. With {@code within-job} exact sharing ({@link
+ * ContentRouting}) this operator therefore sits in front of the routing, in the sources' task,
+ * and is coordinated ({@link #beforeRouting}): it holds the end of input until its {@link
+ * DrainCoordinator} says that every emitter behind the hop has committed the last blob sets and
+ * knows their descriptors to be committed, a re-sent aborted transaction included, however many
+ * checkpoints that takes. The writers' task gets its end of input only then, with nothing left to
+ * deliver.
  *
  * <p>Why: Flink 2.2 emits the committables of a job's <em>final</em> checkpoint to a post-commit
  * topology after that topology's input has ended (FLINK-38614), when a transactional descriptor
@@ -57,7 +60,7 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
  * refused ({@link #DRAIN_REFUSED}).
  */
 public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
-        implements OneInputStreamOperator<T, T>, BoundedOneInput {
+        implements OneInputStreamOperator<T, T>, BoundedOneInput, OperatorEventHandler {
 
     private static final long serialVersionUID = 1L;
 
@@ -71,29 +74,25 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
     private final transient MailboxExecutor mailbox;
     /** Completed checkpoints taken after the end of input to wait for. */
     private final int checkpointsAfterEnd;
-    /**
-     * How long to wait until every checkpoint the task took is notified complete or aborted; null:
-     * not waited for.
-     */
-    private final Duration notificationTimeout;
+    /** Where to report the end of input and whence the release comes; null: not coordinated. */
+    private final transient OperatorEventGateway coordinator;
 
     private boolean inputEnded;
     /** The first checkpoint taken after the end of input; -1 before it is taken. */
     private long firstAfterEnd = -1;
 
     private int completedAfterEnd;
-    private long lastTaken = -1;
-    private long lastNotified = -1;
+    private boolean released;
 
     private DescriptorDrainOperator(
             StreamOperatorParameters<T> parameters,
             MailboxExecutor mailbox,
             int checkpointsAfterEnd,
-            Duration notificationTimeout) {
+            OperatorEventGateway coordinator) {
         super(parameters);
         this.mailbox = mailbox;
         this.checkpointsAfterEnd = checkpointsAfterEnd;
-        this.notificationTimeout = notificationTimeout;
+        this.coordinator = coordinator;
     }
 
     @Override
@@ -104,30 +103,21 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
     @Override
     public void endInput() throws Exception {
         inputEnded = true;
-        long deadline = Long.MAX_VALUE;
-        ScheduledFuture<?> wakeUp = null;
-        if (notificationTimeout != null && lastNotified < lastTaken) {
-            ProcessingTimeService time = getProcessingTimeService();
-            deadline = time.getCurrentProcessingTime() + notificationTimeout.toMillis();
-            // A timer fires as a mail: it ends the wait below at the deadline if nothing else does.
-            wakeUp = time.registerTimer(deadline, firedAt -> {});
-        }
         while (!drained()) {
-            if (getProcessingTimeService().getCurrentProcessingTime() >= deadline) {
-                throw new IllegalStateException("Input ended, but the notifications of the checkpoints this task took"
-                        + " (up to " + lastTaken + ") did not arrive within " + notificationTimeout + " (the last was"
-                        + " for checkpoint " + lastNotified + "): the descriptors of the last blob sets may not be"
-                        + " emitted yet; failing, so that the restored job delivers them");
-            }
             mailbox.yield();
-        }
-        if (wakeUp != null) {
-            wakeUp.cancel(false);
         }
     }
 
     private boolean drained() {
-        return completedAfterEnd >= checkpointsAfterEnd && (notificationTimeout == null || lastNotified >= lastTaken);
+        return completedAfterEnd >= checkpointsAfterEnd && (coordinator == null || released);
+    }
+
+    @Override
+    public void handleOperatorEvent(OperatorEvent event) {
+        if (!(event instanceof DrainCoordinator.Release)) {
+            throw new IllegalArgumentException("unexpected operator event " + event);
+        }
+        released = true;
     }
 
     /**
@@ -150,63 +140,47 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
-        lastTaken = context.getCheckpointId();
         if (inputEnded && firstAfterEnd < 0) {
             firstAfterEnd = context.getCheckpointId();
+            if (coordinator != null) {
+                coordinator.sendEventToCoordinator(new DrainCoordinator.InputEnded(firstAfterEnd));
+            }
         }
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
-        lastNotified = Math.max(lastNotified, checkpointId);
         // A later checkpoint completing subsumes an earlier one that was aborted.
         if (firstAfterEnd >= 0 && checkpointId >= firstAfterEnd) {
             completedAfterEnd++;
         }
     }
 
-    @Override
-    public void notifyCheckpointAborted(long checkpointId) throws Exception {
-        super.notifyCheckpointAborted(checkpointId);
-        lastNotified = Math.max(lastNotified, checkpointId);
-    }
-
     /** In the writer's task, its input a source chained in front: one completed checkpoint after the end. */
     public static <T> Factory<T> inWriterTask() {
-        return new Factory<>(1, null);
+        return new Factory<>(1);
     }
 
     /**
-     * In a source's task, in front of a network hop to the writers: {@code checkpoints} completed
-     * checkpoints taken after the end of input.
+     * In the sources' task, in front of a network hop to the writers: at least {@code checkpoints}
+     * completed checkpoints taken after the end of input, and the release of the coordinator that
+     * meets the emitters' under {@code signalKey} ({@link DrainCoordinator}).
      */
-    public static <T> Factory<T> afterEndOfInput(int checkpoints) {
-        return new Factory<>(checkpoints, null);
-    }
-
-    /**
-     * In the writer's task, its input from the network: only the notifications of the checkpoints
-     * the task has taken, never a new one. A checkpoint the task took completes or expires within
-     * the checkpoint timeout, and either is notified; {@code timeout} bounds the wait for a
-     * notification that is lost (Flink sends them best effort), and then fails the task.
-     */
-    public static <T> Factory<T> behindNetworkInput(Duration timeout) {
-        return new Factory<>(0, timeout);
+    public static <T> Factory<T> beforeRouting(int checkpoints, String signalKey) {
+        return new CoordinatedFactory<>(checkpoints, signalKey);
     }
 
     /** Creates the operator with the task's mailbox, which {@link #endInput} keeps serving. */
-    public static final class Factory<T> extends AbstractStreamOperatorFactory<T>
+    public static class Factory<T> extends AbstractStreamOperatorFactory<T>
             implements OneInputStreamOperatorFactory<T, T> {
 
         private static final long serialVersionUID = 1L;
 
         private final int checkpointsAfterEnd;
-        private final Duration notificationTimeout;
 
-        private Factory(int checkpointsAfterEnd, Duration notificationTimeout) {
+        private Factory(int checkpointsAfterEnd) {
             this.checkpointsAfterEnd = checkpointsAfterEnd;
-            this.notificationTimeout = notificationTimeout;
         }
 
         @Override
@@ -216,13 +190,53 @@ public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
             // notifications, not only mails of operators further down the chain.
             MailboxExecutor mailbox =
                     parameters.getContainingTask().getMailboxExecutorFactory().createExecutor(TaskMailbox.MIN_PRIORITY);
-            return (O) new DescriptorDrainOperator<>(parameters, mailbox, checkpointsAfterEnd, notificationTimeout);
+            return (O) new DescriptorDrainOperator<>(parameters, mailbox, checkpointsAfterEnd, coordinator(parameters));
+        }
+
+        /** The gateway to this operator's coordinator; null: it has none. */
+        OperatorEventGateway coordinator(StreamOperatorParameters<T> parameters) {
+            return null;
         }
 
         @Override
         @SuppressWarnings({"unchecked", "rawtypes"})
         public Class<? extends StreamOperator<?>> getStreamOperatorClass(ClassLoader classLoader) {
             return (Class) DescriptorDrainOperator.class;
+        }
+    }
+
+    /** Creates the operator with its {@link DrainCoordinator}, whose release it waits for. */
+    private static final class CoordinatedFactory<T> extends Factory<T> implements CoordinatedOperatorFactory<T> {
+
+        private static final long serialVersionUID = 1L;
+
+        private final String signalKey;
+
+        private CoordinatedFactory(int checkpointsAfterEnd, String signalKey) {
+            super(checkpointsAfterEnd);
+            this.signalKey = signalKey;
+        }
+
+        @Override
+        public <O extends StreamOperator<T>> O createStreamOperator(StreamOperatorParameters<T> parameters) {
+            O operator = super.createStreamOperator(parameters);
+            parameters
+                    .getOperatorEventDispatcher()
+                    .registerEventHandler(
+                            parameters.getStreamConfig().getOperatorID(), (OperatorEventHandler) operator);
+            return operator;
+        }
+
+        @Override
+        OperatorEventGateway coordinator(StreamOperatorParameters<T> parameters) {
+            return parameters
+                    .getOperatorEventDispatcher()
+                    .getOperatorEventGateway(parameters.getStreamConfig().getOperatorID());
+        }
+
+        @Override
+        public OperatorCoordinator.Provider getCoordinatorProvider(String operatorName, OperatorID operatorId) {
+            return new DrainCoordinator.Provider(operatorId, signalKey, DrainCoordinator.Role.DRAIN);
         }
     }
 }
