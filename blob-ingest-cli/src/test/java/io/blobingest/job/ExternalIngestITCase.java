@@ -2,7 +2,6 @@ package io.blobingest.job;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.blobingest.job.cli.BlobIngestCli;
@@ -15,8 +14,8 @@ import io.blobingest.objectlayer.BlobRequest;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
-import io.blobingest.placement.ExternalCopyException;
-import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.ExactSharing;
+import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.storage.testing.FlakyFileSystem;
@@ -33,10 +32,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -350,11 +350,27 @@ class ExternalIngestITCase {
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).doesNotContain("topsecret");
-        PipelineOutput output = PipelineOutput.read(KAFKA, "slow-descriptors", base);
-        List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.drainCommitted("slow-dead-letters");
+        assertOneOutputPerInputAndACopyDeadLettered(
+                "slow-descriptors", "slow-dead-letters", base, inputs.size(), expected, "slow.bin");
+    }
+
+    /**
+     * Each input once, as a byte-exact descriptor or a dead letter; the first dead letter is the
+     * failed copy of {@code object}; only committed files visible.
+     */
+    private static void assertOneOutputPerInputAndACopyDeadLettered(
+            String descriptorTopic,
+            String deadLetterTopic,
+            Path base,
+            int inputs,
+            Map<String, Expected> expected,
+            String object)
+            throws Exception {
+        PipelineOutput output = PipelineOutput.read(KAFKA, descriptorTopic, base);
+        List<ConsumerRecord<byte[], byte[]>> deadLetters = KAFKA.drainCommitted(deadLetterTopic);
         assertThat(output.descriptors.size() + deadLetters.size())
                 .as("one output per input")
-                .isEqualTo(inputs.size());
+                .isEqualTo(inputs);
         assertDescriptors(output.descriptors, expected, base);
         assertDeadLetters(deadLetters, expected);
         assertThat(new String(
@@ -364,8 +380,7 @@ class ExternalIngestITCase {
                                 .lastHeader("blob.error.detail")
                                 .value(),
                         UTF_8))
-                .contains("slow.bin")
-                .contains("into a Dedicated sidecar failed");
+                .contains(object + " into a Dedicated sidecar failed");
         StoredBlobs storage = new StoredBlobs(base);
         storage.assertOnlyCommittedFilesAreVisible(storage.committedManifests());
     }
@@ -423,58 +438,110 @@ class ExternalIngestITCase {
     }
 
     /**
-     * What {@code IngestJobChainingTest} guards against. A failed Dedicated copy becomes a dead
-     * letter only because its exception travels from the sink writer back to the fetch stage in
-     * the same task. Were the chain broken (here: a rebalance in front of the sink), it must fail
-     * the job, naming the object, with the record neither placed nor dead-lettered: loud, not lost.
+     * With {@code within-job} exact sharing the blobs cross a network hop to the writers, so the
+     * writer's copy of a Dedicated blob from its External object no longer runs inside the fetch
+     * stage's task. A copy that fails there must still make its record a dead letter, in the
+     * writers' task ({@code FailedCopiesToDeadLetters}), not fail the job on every replay of the record
+     * (no restarts here: one failure fails the test), and a bounded run must end without a failover.
      */
     @Test
-    void unchainedFromTheFetchStageAFailedDedicatedCopyFailsTheJobInsteadOfLosingTheRecord() throws Exception {
+    void withWithinJobSharingAFailedDedicatedCopyBecomesAFetchFailedDeadLetter() throws Exception {
         Path external = Files.createDirectories(dir.resolve("external"));
+        byte[] dedicated = object(external, "dedicated.bin", 5 * MIB + 3);
+        byte[] packed = object(external, "packed.bin", 100 * KIB);
         object(external, "unreadable.bin", 5 * MIB + 7);
         FlakyFileSystem.failReads(external.resolve("unreadable.bin"), Integer.MAX_VALUE, 0);
+        String files = external.toUri().toString();
         String flaky = FlakyFileSystem.uri(external).toString();
+        Map<String, Expected> expected = new LinkedHashMap<>();
         List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>();
         input(
                 inputs,
-                new LinkedHashMap<>(),
+                expected,
                 "unreadable",
                 Expected.deadLetter("fetch-failed"),
                 "blob.uri",
                 flaky + "unreadable.bin");
+        input(
+                inputs,
+                expected,
+                "dedicated",
+                Expected.placed(BlobKind.DEDICATED, dedicated),
+                "blob.uri",
+                files + "dedicated.bin");
+        input(inputs, expected, "packed", Expected.placed(BlobKind.PACKED, packed), "blob.uri", files + "packed.bin");
         inputs.replaceAll(record -> new ProducerRecord<>(
-                "unchained-blobs", record.partition(), record.key(), record.value(), record.headers()));
-        KAFKA.createTopic("unchained-blobs", PARTITIONS);
-        KAFKA.createTopic("unchained-descriptors", 1);
-        KAFKA.createTopic("unchained-dead-letters", 1);
+                "routed-blobs", record.partition(), record.key(), record.value(), record.headers()));
+        KAFKA.createTopic("routed-blobs", PARTITIONS);
+        KAFKA.createTopic("routed-descriptors", 1);
+        KAFKA.createTopic("routed-dead-letters", 1);
         KAFKA.send(inputs);
         Path base = dir.resolve("base");
         Configuration config = IngestJobFailoverITCase.jobConfiguration(
-                KAFKA, "unchained", RollPolicy.ON_CHECKPOINT, "unchained-descriptors", "unchained-dead-letters", base);
-        config.set(BlobKafkaOptions.INPUT_TOPIC, "unchained-blobs");
-        config.set(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES, List.of(flaky));
+                KAFKA, "routed", RollPolicy.ON_CHECKPOINT, "routed-descriptors", "routed-dead-letters", base);
+        config.set(BlobKafkaOptions.INPUT_TOPIC, "routed-blobs");
+        config.set(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES, List.of(files, flaky));
         config.set(IngestJobOptions.EXTERNAL_FETCH_BACKOFF, Duration.ofMillis(10));
+        config.set(RawPackSinkOptions.EXACT_SHARING, ExactSharing.WITHIN_JOB);
         config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
-        IngestJob.build(env, config, new IngestJob.Hooks() {
-            @Override
-            public DataStream<PlacedBlob> beforeSink(DataStream<PlacedBlob> placed) {
-                return placed.rebalance();
-            }
-        });
+        IngestJob.build(env, config);
 
-        Throwable failure = assertTimeoutPreemptively(
-                Duration.ofMinutes(4), () -> catchThrowable(() -> env.execute("unchained sink")));
+        assertTimeoutPreemptively(Duration.ofMinutes(4), () -> env.execute("routed sink"));
 
-        assertThat(failure)
-                .as("the job fails")
-                .isNotNull()
-                .hasStackTraceContaining(ExternalCopyException.class.getName())
-                .hasStackTraceContaining("unreadable.bin into a Dedicated sidecar failed");
-        assertThat(KAFKA.drainCommitted("unchained-descriptors")).isEmpty();
-        assertThat(KAFKA.drainCommitted("unchained-dead-letters")).isEmpty();
-        StoredBlobs storage = new StoredBlobs(base);
-        assertThat(storage.committedManifests()).isEmpty();
+        assertOneOutputPerInputAndACopyDeadLettered(
+                "routed-descriptors", "routed-dead-letters", base, inputs.size(), expected, "unreadable.bin");
+    }
+
+    /**
+     * With {@code within-job} sharing the fetch stage hands its copies over a network hop, and an
+     * aligned barrier waits behind every copy queued there: twelve copies of 2 s each, spread over
+     * two writers, would hold a barrier about 12 s, past the 8 s checkpoint timeout, and a job that
+     * tolerates no failed checkpoint and no restart would fail. Each copy crosses the hop only with
+     * one of {@code external.fetch-concurrency} (here 1) credits, so a barrier waits behind one copy
+     * at most, and every checkpoint completes in time.
+     */
+    @Test
+    void withWithinJobSharingCopiesQueuedForTheWritersHoldNoCheckpointPastItsTimeout() throws Exception {
+        Path external = Files.createDirectories(dir.resolve("external"));
+        String flaky = FlakyFileSystem.uri(external).toString();
+        Map<String, Expected> expected = new LinkedHashMap<>();
+        List<ProducerRecord<byte[], byte[]>> inputs = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            String name = "slow-" + i + ".bin";
+            byte[] bytes = object(external, name, 40 * KIB + i);
+            FlakyFileSystem.trickleReads(external.resolve(name), 4 * KIB, Duration.ofMillis(200)); // 2 s per copy
+            input(inputs, expected, "slow-" + i, Expected.placed(BlobKind.DEDICATED, bytes), "blob.uri", flaky + name);
+        }
+        inputs.replaceAll(record -> new ProducerRecord<>(
+                "queued-blobs", record.partition(), record.key(), record.value(), record.headers()));
+        KAFKA.createTopic("queued-blobs", PARTITIONS);
+        KAFKA.createTopic("queued-descriptors", 1);
+        KAFKA.createTopic("queued-dead-letters", 1);
+        KAFKA.send(inputs);
+        Path base = dir.resolve("base");
+        Configuration config = IngestJobFailoverITCase.jobConfiguration(
+                KAFKA, "queued", RollPolicy.ON_CHECKPOINT, "queued-descriptors", "queued-dead-letters", base);
+        config.set(BlobKafkaOptions.INPUT_TOPIC, "queued-blobs");
+        config.set(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES, List.of(flaky));
+        config.set(IngestJobOptions.INLINE_MAX_SIZE, MemorySize.parse("1kb"));
+        config.set(IngestJobOptions.DEDICATED_THRESHOLD, MemorySize.parse("8kb"));
+        config.set(IngestJobOptions.EXTERNAL_FETCH_CONCURRENCY, 1);
+        config.set(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT, Duration.ofSeconds(6));
+        config.set(RawPackSinkOptions.EXACT_SHARING, ExactSharing.WITHIN_JOB);
+        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(1));
+        config.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT, Duration.ofSeconds(8));
+        config.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, 0);
+        config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        IngestJob.build(env, config);
+
+        assertTimeoutPreemptively(Duration.ofMinutes(4), () -> env.execute("copies behind a hop"));
+
+        PipelineOutput output = PipelineOutput.read(KAFKA, "queued-descriptors", base);
+        assertThat(output.descriptors).hasSize(inputs.size());
+        assertDescriptors(output.descriptors, expected, base);
+        assertThat(KAFKA.drainCommitted("queued-dead-letters")).isEmpty();
     }
 
     private static void input(

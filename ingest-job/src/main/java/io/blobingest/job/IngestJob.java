@@ -8,6 +8,7 @@ import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.job.internal.DescriptorOutputs;
 import io.blobingest.job.internal.ExternalBlobFetcher;
 import io.blobingest.job.internal.ExternalFetchSettings;
+import io.blobingest.job.internal.FailedCopiesToDeadLetters;
 import io.blobingest.job.internal.FetchExternalBlobsFactory;
 import io.blobingest.job.internal.KafkaDescriptorDeliveryCheck;
 import io.blobingest.kafka.BlobKafkaConnectors;
@@ -21,6 +22,7 @@ import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.sink.DescriptorOutput;
 import io.blobingest.sink.EarlierCommittedRows;
+import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkBuilder;
 import io.blobingest.sink.RawPackSinkOptions;
@@ -29,6 +31,7 @@ import java.nio.file.Paths;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -56,6 +59,9 @@ import org.apache.flink.types.Either;
  *        |                                 external source instead of bytes)
  *  CheckDescriptorSize --- descriptor-too-large ----------------+
  *        | PlacedBlob                     (its descriptor record fits the descriptor producer's limit)
+ *        |                                within-job sharing: routed to the writers by content (network hop)
+ *  FailedCopiesToDeadLetters --- failed copies of External objects ---+
+ *        | PlacedBlob                     (chained to the writer: its copy fails inside this operator)
  *  RawPackSink writer                     (Raw Packs, Dedicated sidecars, manifest: in progress)
  *        | committables at each checkpoint
  *  RawPackSink committer                  (sidecars committed first, manifest last)
@@ -75,6 +81,7 @@ public final class IngestJob {
     public static final String CLASSIFY_UID = "classify";
     public static final String FETCH_UID = "fetch-external";
     public static final String CHECK_DESCRIPTOR_SIZE_UID = "check-descriptor-size";
+    public static final String FAILED_COPIES_UID = "failed-copies";
     public static final String SINK_UID = "raw-pack-sink";
     public static final String COUNT_DEAD_LETTERS_UID = "count-dead-letters";
     public static final String DEAD_LETTER_DELIVERIES_UID = "dead-letter-deliveries";
@@ -150,20 +157,33 @@ public final class IngestJob {
                         ClassifyRecords.OUTPUT_TYPE)
                 .name("Classify and place")
                 .uid(CLASSIFY_UID);
-        SingleOutputStreamOperator<PlacedBlob> fetched = fetchExternalBlobs(classified, config, fetchSettings);
+        // Within-job sharing routes the blobs to the writers over a network hop: the fetch stage's
+        // copies then wait for credits that the writers' task returns, so that a barrier never
+        // queues behind more copies than the fetch concurrency.
+        String copyCredits = config.get(RawPackSinkOptions.EXACT_SHARING) == ExactSharing.WITHIN_JOB
+                ? "blob-ingest-copy-credits-" + UUID.randomUUID()
+                : null;
+        SingleOutputStreamOperator<PlacedBlob> fetched =
+                fetchExternalBlobs(classified, config, fetchSettings, copyCredits);
         SingleOutputStreamOperator<PlacedBlob> placed = fetched.process(
                         new CheckDescriptorSize(kafka.descriptorRecordLimit()), BlobTypes.PLACED_BLOB)
                 .name("Check descriptor size")
                 .uid(CHECK_DESCRIPTOR_SIZE_UID);
-        hooks.beforeSink(placed)
-                .sinkTo(hooks.rawPackSink(sink))
-                .name("Raw Pack sink")
-                .uid(SINK_UID);
+        SingleOutputStreamOperator<PlacedBlob> copied = sink.routeToWriters(hooks.beforeSink(placed))
+                .transform(
+                        "Dead-letter failed copies",
+                        BlobTypes.PLACED_BLOB,
+                        copyCredits == null
+                                ? FailedCopiesToDeadLetters.factory()
+                                : FailedCopiesToDeadLetters.withCopyCredits(copyCredits, fetchSettings.concurrency()))
+                .uid(FAILED_COPIES_UID);
+        copied.sinkTo(hooks.rawPackSink(sink)).name("Raw Pack sink").uid(SINK_UID);
         DataStream<DeadLetter> deadLetters = classified
                 .getSideOutput(ClassifyRecords.DEAD_LETTERS)
                 .union(
                         fetched.getSideOutput(ClassifyRecords.DEAD_LETTERS),
-                        placed.getSideOutput(ClassifyRecords.DEAD_LETTERS));
+                        placed.getSideOutput(ClassifyRecords.DEAD_LETTERS),
+                        copied.getSideOutput(ClassifyRecords.DEAD_LETTERS));
         for (DataStream<DeadLetter> refused : earlierDeadLetters) {
             deadLetters = deadLetters.union(refused);
         }
@@ -239,7 +259,8 @@ public final class IngestJob {
     private static SingleOutputStreamOperator<PlacedBlob> fetchExternalBlobs(
             DataStream<Either<PlacedBlob, ExternalFetch>> classified,
             ReadableConfig config,
-            ExternalFetchSettings settings) {
+            ExternalFetchSettings settings,
+            String copyCredits) {
         ExternalBlobFetcher fetcher = new ExternalBlobFetcher(
                 placementPolicy(config),
                 config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(),
@@ -247,7 +268,11 @@ public final class IngestJob {
                 config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES));
         return classified
                 .transform(
-                        "Fetch external blobs", BlobTypes.PLACED_BLOB, new FetchExternalBlobsFactory(fetcher, settings))
+                        "Fetch external blobs",
+                        BlobTypes.PLACED_BLOB,
+                        copyCredits == null
+                                ? new FetchExternalBlobsFactory(fetcher, settings)
+                                : FetchExternalBlobsFactory.withCopyCredits(fetcher, settings, copyCredits))
                 .uid(FETCH_UID);
     }
 

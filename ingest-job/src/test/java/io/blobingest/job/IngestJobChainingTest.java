@@ -3,6 +3,7 @@ package io.blobingest.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.RawPackSinkOptions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,10 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The job graph Flink builds from {@link IngestJob}. A failed copy of an External object into a
  * Dedicated sidecar ({@code ExternalCopyException}) becomes a dead letter only because it travels
- * from the sink writer back, through {@code output.collect}, into the fetch stage: that works only
- * while the fetch stage, the descriptor size check and the sink writer are chained in one task.
- * Unchained, the exception would fail the sink's task instead (loud, never a loss; see
- * docs/exactly-once.md), on every replay of the record.
+ * from the sink writer back, through {@code output.collect}, into {@code FailedCopiesToDeadLetters}:
+ * that works only while the two are chained in one task. Unchained, the exception would fail the
+ * sink's task instead (loud, never a loss; see docs/exactly-once.md), on every replay of the record.
  */
 class IngestJobChainingTest {
 
@@ -33,15 +33,31 @@ class IngestJobChainingTest {
 
     @Test
     void theFetchStageTheDescriptorSizeCheckAndTheRawPackSinkWriterAreChainedInOneTask() {
-        JobGraph graph = jobGraph();
+        JobGraph graph = jobGraph(ExactSharing.OFF);
 
         JobVertex fetch = vertexOf(graph, IngestJob.FETCH_UID);
         assertThat(vertexOf(graph, IngestJob.CHECK_DESCRIPTOR_SIZE_UID))
                 .as("the descriptor size check's task")
                 .isSameAs(fetch);
+        assertThat(vertexOf(graph, IngestJob.FAILED_COPIES_UID))
+                .as("the failed copies' task")
+                .isSameAs(fetch);
         assertThat(vertexOf(graph, IngestJob.SINK_UID))
                 .as("the Raw Pack sink writer's task")
                 .isSameAs(fetch);
+    }
+
+    @Test
+    void behindWithinJobRoutingTheFailedCopiesAreChainedToTheRawPackSinkWriter() {
+        JobGraph graph = jobGraph(ExactSharing.WITHIN_JOB);
+
+        JobVertex writer = vertexOf(graph, IngestJob.SINK_UID);
+        assertThat(vertexOf(graph, IngestJob.FAILED_COPIES_UID))
+                .as("the failed copies' task")
+                .isSameAs(writer);
+        assertThat(vertexOf(graph, IngestJob.FETCH_UID))
+                .as("the fetch stage's task, in front of the routing")
+                .isNotSameAs(writer);
     }
 
     /**
@@ -52,7 +68,7 @@ class IngestJobChainingTest {
      */
     @Test
     void theDeadLetterDeliveryCheckIsChainedToTheDeadLetterSinkWriter() {
-        JobGraph graph = jobGraph();
+        JobGraph graph = jobGraph(ExactSharing.OFF);
 
         JobVertex check = vertexOf(graph, IngestJob.DEAD_LETTER_DELIVERIES_UID);
         assertThat(vertexOf(graph, IngestJob.DEAD_LETTER_SINK_UID))
@@ -63,7 +79,7 @@ class IngestJobChainingTest {
                 .isNotSameAs(check);
     }
 
-    private JobGraph jobGraph() {
+    private JobGraph jobGraph(ExactSharing sharing) {
         Configuration config = new Configuration();
         config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, "localhost:9092"); // never contacted: the graph is only built
         config.set(BlobKafkaOptions.INPUT_TOPIC, "blobs");
@@ -71,6 +87,7 @@ class IngestJobChainingTest {
         config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, "dead-letters");
         config.set(BlobKafkaOptions.GROUP_ID, "chaining");
         config.set(RawPackSinkOptions.BASE_PATH, base.toUri().toString());
+        config.set(RawPackSinkOptions.EXACT_SHARING, sharing);
         config.set(CoreOptions.DEFAULT_PARALLELISM, 2);
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(10));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);

@@ -3,12 +3,13 @@ package io.blobingest.job.internal;
 import io.blobingest.kafka.BlobTypes;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
-import io.blobingest.placement.ExternalCopyException;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.storage.ReadThreads;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -73,8 +74,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Metrics under {@code externalFetch}: {@code latencyMs} (a histogram of whole fetches,
  * retries included, from start to outcome), {@code retries}, {@code threads} (fetch threads alive,
- * those of fetches given up included, by earlier attempts too), and {@code deadLetters.<code>} for the
- * codes this stage gives.
+ * those of fetches given up included, by earlier attempts too), {@code copiesAwaitingCredit} (with
+ * {@code within-job} sharing: fetched Dedicated copies waiting for a {@link CopyCredits credit}
+ * to cross the hop to the writers), and {@code deadLetters.<code>} for the codes this stage gives.
  */
 public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         implements OneInputStreamOperator<Either<PlacedBlob, ExternalFetch>, PlacedBlob>, BoundedOneInput {
@@ -116,8 +118,20 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     private final int attempts;
     private final Duration timeout;
     private final transient MailboxExecutor mailbox;
+    /** How long a copy that got no credit waits before it asks again. */
+    static final Duration CREDIT_RETRY = Duration.ofMillis(50);
+
+    /** Where a copy asks for its credit ({@link CopyCredits}); null: copies go on at once (no hop). */
+    private final transient CopyCreditClient copyCredits;
 
     private transient Map<ExternalFetch, InFlight> inFlight;
+    /** Fetched copies waiting for their credit, oldest first; still in {@link #inFlight}. */
+    private transient Deque<AwaitingCopy> awaitingCredit;
+    /** Whether a credit was asked for and the answer has not come yet. */
+    private transient boolean askingForCredit;
+
+    private transient Counter copiesSentWithoutCredit;
+
     private transient ListState<ExternalFetch> inFlightState;
     private transient List<Either<PlacedBlob, ExternalFetch>> restored;
     private transient ReadThreads threads;
@@ -129,8 +143,10 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     FetchExternalBlobs(
             StreamOperatorParameters<PlacedBlob> parameters,
             ExternalBlobFetcher fetcher,
-            ExternalFetchSettings settings) {
+            ExternalFetchSettings settings,
+            CopyCreditClient copyCredits) {
         super(parameters);
+        this.copyCredits = copyCredits;
         this.fetcher = fetcher;
         this.concurrency = settings.concurrency();
         this.attempts = settings.retries().attempts();
@@ -164,6 +180,7 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     public void open() throws Exception {
         super.open();
         inFlight = new IdentityHashMap<>();
+        awaitingCredit = new ArrayDeque<>();
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         // A thread's end, of this attempt's fetches or of an earlier attempt's stuck one, may free the
         // place that process() waits for: the mail wakes its mailbox.yield().
@@ -173,6 +190,8 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
                 () -> inMailbox(() -> {}, "end of a fetch thread"));
         MetricGroup metrics = getMetricGroup().addGroup("externalFetch");
         metrics.gauge("threads", (Gauge<Integer>) threads::alive);
+        metrics.gauge("copiesAwaitingCredit", (Gauge<Integer>) this::copiesAwaitingCredit);
+        copiesSentWithoutCredit = metrics.counter("copiesSentWithoutCredit");
         retries = metrics.counter("retries", new ThreadSafeSimpleCounter()); // incremented by fetch threads
         latencyMs = metrics.histogram("latencyMs", new DescriptiveStatisticsHistogram(LATENCY_WINDOW));
         deadLetters = new EnumMap<>(DeadLetterCode.class);
@@ -300,16 +319,81 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     }
 
     private void complete(ExternalFetch fetch, Either<PlacedBlob, DeadLetter> outcome, long elapsedMs) {
-        InFlight entry = inFlight.remove(fetch);
+        InFlight entry = inFlight.get(fetch);
         if (entry == null) {
             return; // timed out already: the dead letter went out
         }
         entry.timer().cancel(false);
         latencyMs.update(elapsedMs);
+        if (copyCredits != null && outcome.isLeft() && outcome.left().source() != null) {
+            // In flight until its credit comes: it holds its place, and a checkpoint keeps it to fetch again.
+            awaitingCredit.add(new AwaitingCopy(
+                    fetch, outcome.left(), getProcessingTimeService().getCurrentProcessingTime()));
+            askForCredit();
+            return;
+        }
+        inFlight.remove(fetch);
         emit(outcome);
     }
 
+    /** Fetched copies of Dedicated blobs waiting for a credit to cross the hop to the writers. */
+    int copiesAwaitingCredit() {
+        return awaitingCredit.size();
+    }
+
+    /**
+     * Asks for the oldest waiting copy's credit, one question at a time. The answer comes as a mail
+     * of this operator, which the wait for room in {@link #process} serves.
+     */
+    private void askForCredit() {
+        if (askingForCredit || awaitingCredit.isEmpty()) {
+            return;
+        }
+        askingForCredit = true;
+        copyCredits
+                .ask()
+                .whenComplete((granted, failure) -> inMailbox(
+                        () -> answered(Boolean.TRUE.equals(granted), failure), "answer to a copy credit request"));
+    }
+
+    private void answered(boolean granted, Throwable failure) {
+        askingForCredit = false;
+        if (failure != null) {
+            LOG.warn("Asking for a copy credit failed, asking again: {}", failure.toString());
+        }
+        AwaitingCopy oldest = awaitingCredit.peek();
+        if (granted && oldest == null) {
+            copyCredits.giveBack(); // its copy ended otherwise meanwhile
+            return;
+        }
+        if (oldest == null) {
+            return;
+        }
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        if (granted || now - oldest.since() >= timeout.toMillis()) {
+            if (!granted) {
+                // Bounded: the task holds a fetch's place no longer than a fetch may take.
+                copiesSentWithoutCredit.inc();
+                LOG.warn(
+                        "No copy credit came within {} ms (external.fetch-timeout) for {}: sending it on without one",
+                        timeout.toMillis(),
+                        oldest.fetch().location());
+            }
+            awaitingCredit.poll();
+            inFlight.remove(oldest.fetch());
+            emitPlaced(oldest.placed());
+            askForCredit();
+            return;
+        }
+        getProcessingTimeService().registerTimer(now + CREDIT_RETRY.toMillis(), time -> askForCredit());
+    }
+
     private void timeOut(ExternalFetch fetch) {
+        for (AwaitingCopy copy : awaitingCredit) {
+            if (copy.fetch() == fetch) {
+                return; // fetched in time; its timer fired before complete() cancelled it
+            }
+        }
         InFlight entry = inFlight.remove(fetch);
         if (entry == null) {
             return;
@@ -331,27 +415,11 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     }
 
     /**
-     * A Dedicated blob with an external source is copied by the sink writer, chained behind this
-     * stage, inside this call. When that copy fails on the source's side ({@link
-     * ExternalCopyException}: unreadable after the tries, ended early, stalled, out of time), the
-     * writer is left as before the blob and the record becomes a dead letter here: the sink has no
-     * output of its own for dead letters. Any other failure fails the task.
+     * A Dedicated blob with an external source is copied by the sink writer later; a copy that
+     * fails becomes a dead letter there ({@link FailedCopiesToDeadLetters}).
      */
     private void emitPlaced(PlacedBlob placed) {
-        if (placed.source() == null) {
-            output.collect(new StreamRecord<>(placed));
-            return;
-        }
-        try {
-            output.collect(new StreamRecord<>(placed));
-        } catch (RuntimeException e) {
-            ExternalCopyException copyFailure = ExternalCopyException.findIn(e);
-            if (copyFailure == null) {
-                throw e;
-            }
-            LOG.warn("Dead-lettering input {}: {}", placed.record().source(), copyFailure.getMessage());
-            emitDeadLetter(new DeadLetter(placed.record(), copyFailure.code(), copyFailure.getMessage()));
-        }
+        output.collect(new StreamRecord<>(placed));
     }
 
     private void emitDeadLetter(DeadLetter deadLetter) {
@@ -407,4 +475,7 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     }
 
     private record InFlight(Thread thread, ScheduledFuture<?> timer) {}
+
+    /** A fetched copy of a Dedicated blob's External object, waiting for its credit since {@code since} (ms). */
+    private record AwaitingCopy(ExternalFetch fetch, PlacedBlob placed, long since) {}
 }

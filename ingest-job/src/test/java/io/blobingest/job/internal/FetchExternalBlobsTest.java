@@ -22,8 +22,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.java.typeutils.EitherTypeInfo;
@@ -31,9 +36,12 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream.OutputMode;
 import org.apache.flink.streaming.api.functions.async.AsyncFunction;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
+import org.apache.flink.streaming.api.operators.StreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.api.operators.async.AsyncWaitOperatorFactory;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.tasks.mailbox.Mail;
+import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.types.Either;
 import org.apache.logging.log4j.Level;
@@ -481,6 +489,127 @@ class FetchExternalBlobsTest {
                     .singleElement()
                     .satisfies(this::isTheFetchedObject);
             assertThat(deadLetters(restored)).isEmpty();
+        }
+    }
+
+    /**
+     * With {@code within-job} sharing a fetched copy crosses a network hop, where a barrier would
+     * wait behind every copy queued: it goes on only with a credit, asked for again while refused,
+     * and until then it is in flight, kept by a checkpoint to be fetched again.
+     */
+    @Test
+    void behindAHopAFetchedCopyGoesOnOnlyWithACreditAndACheckpointKeepsItUntilThen() throws Exception {
+        String object = Files.write(dir.resolve("object"), CONTENT).toUri().toString();
+        ScriptedCredits credits = new ScriptedCredits();
+        OperatorSubtaskState checkpoint;
+        try (var harness = creditedHarness(credits)) {
+            harness.open();
+            harness.setProcessingTime(0);
+            harness.processElement(Either.Right(fetch(1, object)), 0);
+            harness.processElement(Either.Left(carried(0)), 0);
+            runMailsUntil(harness, () -> credits.asked.size() == 1);
+
+            checkpoint = harness.snapshot(1, 1);
+            credits.answer(false);
+            runMailsUntil(harness, () -> true);
+            assertThat(harness.extractOutputValues())
+                    .as("refused: only the carried blob went on")
+                    .singleElement()
+                    .satisfies(placed -> assertThat(placed.record().offset()).isZero());
+
+            harness.setProcessingTime(FetchExternalBlobs.CREDIT_RETRY.toMillis());
+            runMailsUntil(harness, () -> credits.asked.size() == 1);
+            credits.answer(true);
+            runMailsUntil(harness, () -> harness.extractOutputValues().size() == 2);
+            assertThat(harness.extractOutputValues().get(1).source())
+                    .as("the copy went on with its credit")
+                    .isNotNull();
+        }
+
+        ScriptedCredits restoredCredits = new ScriptedCredits();
+        try (var restored = creditedHarness(restoredCredits)) {
+            restored.initializeState(checkpoint);
+            restored.open();
+            runMailsUntil(restored, () -> restoredCredits.asked.size() == 1);
+            restoredCredits.answer(true);
+            restored.endInput();
+
+            assertThat(restored.extractOutputValues())
+                    .as("fetched again from the checkpoint, and sent on with a credit")
+                    .singleElement()
+                    .satisfies(placed -> assertThat(placed.record().offset()).isEqualTo(1));
+        }
+    }
+
+    /** A fetch's place is held no longer than a fetch may take: past its timeout a copy goes on without credit. */
+    @Test
+    void aCopyRefusedACreditForTheFetchTimeoutGoesOnWithoutOne() throws Exception {
+        String object = Files.write(dir.resolve("object"), CONTENT).toUri().toString();
+        ScriptedCredits credits = new ScriptedCredits();
+        try (var harness = creditedHarness(credits)) {
+            harness.open();
+            harness.setProcessingTime(0);
+            harness.processElement(Either.Right(fetch(1, object)), 0);
+            runMailsUntil(harness, () -> credits.asked.size() == 1);
+
+            harness.setProcessingTime(TIMEOUT.toMillis());
+            credits.answer(false);
+            runMailsUntil(harness, () -> harness.extractOutputValues().size() == 1);
+            assertThat(harness.extractOutputValues().get(0).source()).isNotNull();
+        }
+    }
+
+    private static OneInputStreamOperatorTestHarness<Either<PlacedBlob, ExternalFetch>, PlacedBlob> creditedHarness(
+            CopyCreditClient credits) throws Exception {
+        ExternalBlobFetcher dedicating =
+                new ExternalBlobFetcher(new PlacementPolicy(2, 4, 1000), 500, SETTINGS.retries(), List.of("file:/"));
+        return new OneInputStreamOperatorTestHarness<>(
+                new FetchExternalBlobsFactory(dedicating, SETTINGS) {
+                    @Override
+                    @SuppressWarnings("unchecked")
+                    public <T extends StreamOperator<PlacedBlob>> T createStreamOperator(
+                            StreamOperatorParameters<PlacedBlob> parameters) {
+                        return (T) new FetchExternalBlobs(parameters, dedicating, SETTINGS, credits);
+                    }
+                },
+                ClassifyRecords.OUTPUT_TYPE.createSerializer(new SerializerConfigImpl()));
+    }
+
+    /** Runs the task's mails (fetch outcomes, credit answers) until {@code done}, at most a minute. */
+    private static void runMailsUntil(
+            OneInputStreamOperatorTestHarness<Either<PlacedBlob, ExternalFetch>, PlacedBlob> harness,
+            BooleanSupplier done)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        do {
+            Optional<Mail> mail = harness.getTaskMailbox().tryTake(TaskMailbox.MIN_PRIORITY);
+            if (mail.isPresent()) {
+                mail.get().run();
+            } else if (!done.getAsBoolean()) {
+                assertThat(System.nanoTime()).as("done within a minute").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+        } while (!done.getAsBoolean() || harness.getTaskMailbox().hasMail());
+    }
+
+    /** The coordinator's answers, given by the test. */
+    private static final class ScriptedCredits implements CopyCreditClient {
+        final Deque<CompletableFuture<Boolean>> asked = new ConcurrentLinkedDeque<>();
+
+        @Override
+        public CompletableFuture<Boolean> ask() {
+            CompletableFuture<Boolean> answer = new CompletableFuture<>();
+            asked.add(answer);
+            return answer;
+        }
+
+        @Override
+        public void giveBack() {
+            throw new AssertionError("no credit to give back: a copy waited for each");
+        }
+
+        void answer(boolean granted) {
+            asked.remove().complete(granted);
         }
     }
 
