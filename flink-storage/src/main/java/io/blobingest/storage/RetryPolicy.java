@@ -52,8 +52,9 @@ public record RetryPolicy(int attempts, Duration backoff) implements Serializabl
     /**
      * False for failures that another try cannot mend: the object or file system does not exist
      * ({@link FileNotFoundException}, {@link NoSuchFileException}, {@link
-     * UnsupportedFileSystemSchemeException}) or access is denied ({@link AccessDeniedException}),
-     * anywhere in the cause chain. Everything else (connection resets, timeouts, an object that
+     * UnsupportedFileSystemSchemeException}), access is denied ({@link AccessDeniedException}) or
+     * a {@code file:} object is not allowed ({@link RefusedFileException}), anywhere in the cause
+     * chain. Everything else (connection resets, timeouts, an object that
      * changed while it was read) may be transient.
      */
     public static boolean isTransient(IOException failure) {
@@ -61,6 +62,7 @@ public record RetryPolicy(int attempts, Duration backoff) implements Serializabl
             if (t instanceof FileNotFoundException
                     || t instanceof NoSuchFileException
                     || t instanceof AccessDeniedException
+                    || t instanceof RefusedFileException
                     || t instanceof UnsupportedFileSystemSchemeException) {
                 return false;
             }

@@ -69,13 +69,15 @@ class RetryPolicyTest {
     }
 
     @Test
-    void missingObjectsUnknownSchemesAndDeniedAccessArePermanentAnywhereInTheCauseChain() {
+    void missingObjectsUnknownSchemesDeniedAccessAndRefusedFilesArePermanentAnywhereInTheCauseChain() {
         assertThat(RetryPolicy.isTransient(
                         new IOException("no file system", new UnsupportedFileSystemSchemeException("http"))))
                 .isFalse();
         assertThat(RetryPolicy.isTransient(new AccessDeniedException("s3a://b/k")))
                 .isFalse();
         assertThat(RetryPolicy.isTransient(new IOException("wrapped", new FileNotFoundException("x"))))
+                .isFalse();
+        assertThat(RetryPolicy.isTransient(new IOException("wrapped", new RefusedFileException("file:/a/b"))))
                 .isFalse();
         assertThat(RetryPolicy.isTransient(new EOFException("object shrank"))).isTrue();
         assertThat(RetryPolicy.isTransient(new IOException("timeout"))).isTrue();

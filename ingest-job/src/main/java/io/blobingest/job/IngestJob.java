@@ -145,7 +145,8 @@ public final class IngestJob {
                                 kafka.adminProperties(),
                                 kafka.descriptorTransactionalIdPrefix(),
                                 kafka.descriptorTopic()))
-                .setExternalReadRetries(fetchSettings.retries());
+                .setExternalReadRetries(fetchSettings.retries())
+                .setExternalAllowedPrefixes(config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES));
         for (DescriptorOutput output : DescriptorOutputs.fromConfig(config, userClassLoader())) {
             sinkBuilder.addDescriptorOutput(hooks.descriptorOutput(output));
         }

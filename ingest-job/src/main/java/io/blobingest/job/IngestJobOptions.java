@@ -34,7 +34,8 @@ public final class IngestJobOptions {
             .defaultValues()
             .withDescription("URI prefixes External blobs may come from, ';'-separated, matched at path boundaries"
                     + " (e.g. s3://robots/raw/;file:///data/). Default: none, so every External"
-                    + " record is dead-lettered as uri-not-allowed.");
+                    + " record is dead-lettered as uri-not-allowed. A file: object is read only if no"
+                    + " symbolic link lies on its path below the prefix and it has one hard link.");
 
     /** Checked for every blob, Kafka-carried or External: hence not under {@code external.}, its old key. */
     public static final ConfigOption<MemorySize> MAX_BLOB_SIZE = ConfigOptions.key("placement.max-blob-size")

@@ -55,6 +55,7 @@ public final class RawPackSinkBuilder {
     private final List<DescriptorOutput> descriptorOutputs = new ArrayList<>();
     private final List<EarlierCommittedRows> earlierRows = new ArrayList<>();
     private RetryPolicy externalReadRetries = DEFAULT_EXTERNAL_READ_RETRIES;
+    private List<String> externalAllowedPrefixes = List.of();
 
     RawPackSinkBuilder() {}
 
@@ -164,6 +165,18 @@ public final class RawPackSinkBuilder {
         return this;
     }
 
+    /**
+     * The allowed prefixes of external objects (the job's {@code external.allowed-prefixes}): a
+     * Dedicated blob's {@code file:} source is copied only from under one of the {@code file:}
+     * ones, opened without following any symbolic link below the prefix, and only if it has one
+     * hard link ({@code io.blobingest.storage.ConfinedFileStorage}); a source of another scheme is
+     * read as named. Default: none, so every {@code file:} source is refused.
+     */
+    public RawPackSinkBuilder setExternalAllowedPrefixes(List<String> prefixes) {
+        this.externalAllowedPrefixes = List.copyOf(prefixes);
+        return this;
+    }
+
     public RawPackSink build() {
         sanityCheck();
         SinkSettings settings = new SinkSettings(
@@ -177,7 +190,8 @@ public final class RawPackSinkBuilder {
                 options.get(RawPackSinkOptions.EXTERNAL_COPY_TIMEOUT),
                 options.get(RawPackSinkOptions.EXTERNAL_COPY_STALL_TIMEOUT),
                 options.get(RawPackSinkOptions.EXACT_SHARING),
-                options.get(RawPackSinkOptions.EXACT_SHARING_INDEX_SIZE));
+                options.get(RawPackSinkOptions.EXACT_SHARING_INDEX_SIZE),
+                externalAllowedPrefixes);
         return new RawPackSink(settings, descriptorSink, deliveryCheck, descriptorOutputs, earlierRows);
     }
 

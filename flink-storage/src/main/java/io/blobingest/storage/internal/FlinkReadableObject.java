@@ -131,12 +131,23 @@ public final class FlinkReadableObject implements ReadableObject {
     }
 
     private void checkWithinObject(long position, long length, String scattered) throws EOFException {
+        checkWithinObject(location.toString(), this.length, position, length, scattered);
+    }
+
+    /**
+     * Refuses a read of {@code length} bytes at {@code position} that does not lie within an object
+     * of {@code objectLength} bytes, before any I/O.
+     *
+     * @param scattered how the read is split, for the message; empty for one target
+     */
+    static void checkWithinObject(String location, long objectLength, long position, long length, String scattered)
+            throws EOFException {
         if (position < 0) {
             throw new IllegalArgumentException(location + ": negative read position " + position);
         }
-        if (position > this.length - length) {
+        if (position > objectLength - length) {
             throw new EOFException(location + ": wanted " + length + " bytes at offset " + position + scattered
-                    + ", the object is " + this.length + " bytes long");
+                    + ", the object is " + objectLength + " bytes long");
         }
     }
 

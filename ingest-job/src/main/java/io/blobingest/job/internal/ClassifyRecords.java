@@ -9,6 +9,8 @@ import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
+import io.blobingest.storage.ConfinedFileStorage;
+import io.blobingest.storage.RefusedFileException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -37,15 +39,16 @@ public final class ClassifyRecords extends ProcessFunction<BlobRecord, Either<Pl
             new EitherTypeInfo<>(BlobTypes.PLACED_BLOB, BlobTypes.EXTERNAL_FETCH);
 
     private final BlobRecordClassifier classifier;
-    private final AllowedLocalFiles localFiles;
+    private final ConfinedFileStorage localFiles;
 
     /**
      * @param allowedPrefixes {@code external.allowed-prefixes}, the classifier's: a {@code file:}
-     *     reference is checked against them once more, through its links ({@link AllowedLocalFiles})
+     *     reference is checked against them once more, through its links ({@link
+     *     ConfinedFileStorage#check})
      */
     public ClassifyRecords(BlobRecordClassifier classifier, List<String> allowedPrefixes) {
         this.classifier = classifier;
-        this.localFiles = new AllowedLocalFiles(allowedPrefixes);
+        this.localFiles = new ConfinedFileStorage(allowedPrefixes);
     }
 
     @Override
@@ -71,10 +74,10 @@ public final class ClassifyRecords extends ProcessFunction<BlobRecord, Either<Pl
     private ClassifiedRecord checkedReference(PlacedBlob reference) {
         String location = reference.external().blobUri();
         try {
-            Either<URI, String> readable = localFiles.readableLocation(location);
-            return readable.isLeft()
-                    ? reference
-                    : new DeadLetter(reference.record(), DeadLetterCode.URI_NOT_ALLOWED, readable.right());
+            localFiles.check(URI.create(location));
+            return reference;
+        } catch (RefusedFileException e) {
+            return new DeadLetter(reference.record(), DeadLetterCode.URI_NOT_ALLOWED, e.getMessage());
         } catch (FileNotFoundException | NoSuchFileException e) {
             return new DeadLetter(reference.record(), DeadLetterCode.NOT_FOUND, e.getMessage());
         } catch (IOException | RuntimeException e) {

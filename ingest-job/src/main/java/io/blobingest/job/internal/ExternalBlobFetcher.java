@@ -1,7 +1,6 @@
 package io.blobingest.job.internal;
 
 import io.blobingest.job.IngestJobOptions;
-import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.ReadableObject;
 import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.DeadLetter;
@@ -11,7 +10,8 @@ import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
 import io.blobingest.placement.PlacementPolicy;
-import io.blobingest.storage.FlinkFileSystemStorage;
+import io.blobingest.storage.ConfinedFileStorage;
+import io.blobingest.storage.RefusedFileException;
 import io.blobingest.storage.RetryPolicy;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -26,38 +26,39 @@ import org.apache.flink.types.Either;
 /**
  * Fetches the bytes of an {@code ingest}-mode external blob through Flink's file systems and
  * places them like bytes that came in Kafka, or refuses the record with SPEC section 4's fetch
- * codes, checked in the SPEC's order: {@code too-large} (a whole object above {@code
+ * codes, checked in the SPEC's order: {@code uri-not-allowed} (a {@code file:} object that {@link
+ * ConfinedFileStorage} refuses to open), {@code too-large} (a whole object above {@code
  * placement.max-blob-size}), {@code not-found}, {@code bad-range} (the range ends beyond the object),
  * {@code fetch-failed} (anything else, once the transient failures have used up the tries).
  *
- * <p>Each try stats the object (one HEAD on S3) and, for a blob of at most the dedicated threshold,
- * reads its range with one positioned read: Inline and Packed bytes are held in memory. A larger
- * blob is not read here: it becomes a Dedicated blob that names its {@link ExternalBytes source},
- * and the sink streams it into its sidecar. Messages name the object by its location, which has no
- * query or userinfo ({@link ExternalFetch#location()}).
+ * <p>Each try stats the object (one HEAD on S3; a {@code file:} object is opened, and so checked)
+ * and, for a blob of at most the dedicated threshold, reads its range with one positioned read on
+ * what it opened: Inline and Packed bytes are held in memory. A larger blob is not read here: it
+ * becomes a Dedicated blob that names its {@link ExternalBytes source} by the same location, and
+ * the sink streams it into its sidecar, opening it as confined as this does. Messages name the
+ * object by its location, which has no query or userinfo ({@link ExternalFetch#location()}).
  *
  * <p>Blocking; thread-safe. The fetch stage calls it on its own threads.
  */
 public final class ExternalBlobFetcher implements Serializable {
 
     private static final long serialVersionUID = 1L;
-    private static final BlobStorage STORAGE = new FlinkFileSystemStorage();
 
     private final PlacementPolicy placementPolicy;
     private final long maxBlobBytes;
     private final RetryPolicy retries;
-    private final AllowedLocalFiles localFiles;
+    private final ConfinedFileStorage storage;
 
     /**
      * @param allowedPrefixes {@code external.allowed-prefixes}, to confine {@code file:} objects
-     *     ({@link AllowedLocalFiles})
+     *     ({@link ConfinedFileStorage})
      */
     public ExternalBlobFetcher(
             PlacementPolicy placementPolicy, long maxBlobBytes, RetryPolicy retries, List<String> allowedPrefixes) {
         this.placementPolicy = Objects.requireNonNull(placementPolicy, "placementPolicy");
         this.maxBlobBytes = maxBlobBytes;
         this.retries = Objects.requireNonNull(retries, "retries");
-        this.localFiles = new AllowedLocalFiles(allowedPrefixes);
+        this.storage = new ConfinedFileStorage(allowedPrefixes);
     }
 
     /**
@@ -71,15 +72,13 @@ public final class ExternalBlobFetcher implements Serializable {
     public Either<PlacedBlob, DeadLetter> fetch(ExternalFetch fetch, RetryPolicy.RetryListener retryListener) {
         AtomicInteger tries = new AtomicInteger(1);
         try {
-            Either<URI, String> readable = localFiles.readableLocation(fetch.location());
-            if (readable.isRight()) {
-                return deadLetter(fetch, DeadLetterCode.URI_NOT_ALLOWED, readable.right());
-            }
-            URI location = readable.left();
+            URI location = URI.create(fetch.location());
             return retries.run(() -> fetchOnce(fetch, location), (nextTry, wait, failure) -> {
                 tries.set(nextTry);
                 retryListener.retrying(nextTry, wait, failure);
             });
+        } catch (RefusedFileException e) {
+            return deadLetter(fetch, DeadLetterCode.URI_NOT_ALLOWED, e.getMessage());
         } catch (FileNotFoundException | NoSuchFileException e) {
             return deadLetter(fetch, DeadLetterCode.NOT_FOUND, e.getMessage());
         } catch (IOException e) {
@@ -94,7 +93,7 @@ public final class ExternalBlobFetcher implements Serializable {
     }
 
     private Either<PlacedBlob, DeadLetter> fetchOnce(ExternalFetch fetch, URI location) throws IOException {
-        try (ReadableObject object = STORAGE.open(location)) {
+        try (ReadableObject object = storage.open(location)) {
             long objectLength = object.length();
             if (objectLength < 0) {
                 return deadLetter(
@@ -128,7 +127,7 @@ public final class ExternalBlobFetcher implements Serializable {
             Placement placement = placementPolicy.place(length);
             if (placement == Placement.DEDICATED) {
                 return Either.Left(PlacedBlob.copiedFrom(
-                        new ExternalBytes(location.toString(), offset, length), fetch.record(), fetch.attributes()));
+                        new ExternalBytes(fetch.location(), offset, length), fetch.record(), fetch.attributes()));
             }
             byte[] bytes = new byte[Math.toIntExact(length)];
             object.readFully(offset, bytes, 0, bytes.length);

@@ -72,7 +72,8 @@ public final class FailedCopiesToDeadLetters extends AbstractStreamOperator<Plac
         super.open();
         deadLetters = new EnumMap<>(DeadLetterCode.class);
         MetricGroup byCode = getMetricGroup().addGroup("externalCopy").addGroup("deadLetters");
-        for (DeadLetterCode code : List.of(DeadLetterCode.NOT_FOUND, DeadLetterCode.FETCH_FAILED)) {
+        for (DeadLetterCode code :
+                List.of(DeadLetterCode.NOT_FOUND, DeadLetterCode.FETCH_FAILED, DeadLetterCode.URI_NOT_ALLOWED)) {
             deadLetters.put(code, byCode.counter(code.wireName()));
         }
     }

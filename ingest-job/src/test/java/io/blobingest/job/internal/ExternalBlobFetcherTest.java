@@ -219,7 +219,7 @@ class ExternalBlobFetcherTest {
     }
 
     @Test
-    void aSymbolicLinkOutOfTheAllowedDirectoryIsNotAllowed() throws IOException {
+    void aSymbolicLinkBelowTheAllowedDirectoryIsNotAllowed() throws IOException {
         Path allowed = Files.createDirectories(dir.resolve("allowed"));
         Path outside = Files.createDirectories(dir.resolve("outside"));
         Path secret = Files.write(outside.resolve("secret"), new byte[] {42});
@@ -227,17 +227,22 @@ class ExternalBlobFetcherTest {
         Path toDirectory = Files.createSymbolicLink(allowed.resolve("dir-link"), outside);
         ExternalBlobFetcher confined = confinedTo(allowed);
 
-        for (Path escape : List.of(toFile, toDirectory.resolve("secret"))) {
-            DeadLetter deadLetter = deadLetter(fetch(confined, escape.toUri()));
-            assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.URI_NOT_ALLOWED);
-            assertThat(deadLetter.detail())
-                    .isEqualTo(escape.toUri() + " resolves, through a symbolic link, to a file "
-                            + "outside every allowed file: prefix (external.allowed-prefixes)");
-        }
+        DeadLetter throughFile = deadLetter(fetch(confined, toFile.toUri()));
+        assertThat(throughFile.code()).isEqualTo(DeadLetterCode.URI_NOT_ALLOWED);
+        assertThat(throughFile.detail())
+                .isEqualTo(toFile.toUri() + ": expected a regular file, found a symbolic link; no link below an "
+                        + "allowed file: prefix is followed");
+        DeadLetter throughDirectory =
+                deadLetter(fetch(confined, toDirectory.resolve("secret").toUri()));
+        assertThat(throughDirectory.code()).isEqualTo(DeadLetterCode.URI_NOT_ALLOWED);
+        assertThat(throughDirectory.detail())
+                .isEqualTo(toDirectory.resolve("secret").toUri() + ": expected a directory at dir-link below its "
+                        + "allowed prefix, found a symbolic link; no link below an allowed file: prefix is followed");
+        assertThat(retries).as("a refusal is not retried").isEmpty();
     }
 
     @Test
-    void aSymbolicLinkThatStaysInsideTheAllowedDirectoryIsFetched() throws IOException {
+    void anAllowedPrefixThatIsASymbolicLinkIsFollowedButALinkBelowItIsNot() throws IOException {
         Path real = Files.createDirectories(dir.resolve("real"));
         Files.write(real.resolve("clip"), new byte[] {1, 2, 3});
         Path allowedThroughLink = Files.createSymbolicLink(dir.resolve("allowed"), real);
@@ -248,11 +253,24 @@ class ExternalBlobFetcherTest {
         assertThat(placed(fetch(confined, allowedThroughLink.resolve("clip").toUri()))
                         .bytes())
                 .containsExactly(1, 2, 3);
-        assertThat(placed(fetch(
+        assertThat(deadLetter(fetch(
                                 confined,
                                 allowedThroughLink.resolve(inner.getFileName()).toUri()))
-                        .bytes())
-                .containsExactly(1, 2, 3);
+                        .code())
+                .as("a link below the prefix is refused even where it leads inside")
+                .isEqualTo(DeadLetterCode.URI_NOT_ALLOWED);
+    }
+
+    @Test
+    void aDedicatedFileNamesItsLocationAsGivenForTheSinkToOpenAsConfined() throws IOException {
+        Path real = Files.createDirectories(dir.resolve("real"));
+        Files.write(real.resolve("clip"), content);
+        Path allowedThroughLink = Files.createSymbolicLink(dir.resolve("allowed"), real);
+        URI location = allowedThroughLink.resolve("clip").toUri();
+
+        PlacedBlob placed = placed(fetch(confinedTo(allowedThroughLink), location));
+
+        assertThat(placed.source()).isEqualTo(new ExternalBytes(location.toString(), 0, 300));
     }
 
     @Test
@@ -266,8 +284,8 @@ class ExternalBlobFetcherTest {
 
         assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.URI_NOT_ALLOWED);
         assertThat(deadLetter.detail())
-                .isEqualTo(hardLink.toUri() + " has 2 hard links; a file with more than one "
-                        + "may be a file outside the allowed directory (external.allowed-prefixes)");
+                .isEqualTo(hardLink.toUri() + " has 2 hard links, expected 1: another name of the same file may lie "
+                        + "outside every allowed directory");
     }
 
     private ExternalBlobFetcher confinedTo(Path allowed) {

@@ -14,8 +14,9 @@ import io.blobingest.placement.PlacedBlob;
 import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.manifest.DescriptorManifestWriter;
-import io.blobingest.storage.FlinkFileSystemStorage;
+import io.blobingest.storage.ConfinedFileStorage;
 import io.blobingest.storage.ReadThreads;
+import io.blobingest.storage.RefusedFileException;
 import io.blobingest.storage.RetryPolicy;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
@@ -39,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * <p>Every file goes through {@link RecoverableWriter}, so nothing is visible under its final
  * name until a committer publishes it. Inline and External blobs write no bytes; their rows carry
  * everything. A Dedicated blob with a {@linkplain PlacedBlob#source() source} is streamed from its
- * external object through a fixed buffer, never held in memory whole.
+ * external object through a fixed buffer, never held in memory whole; a {@code file:} object is
+ * opened as confined as the fetch stage opened it ({@link ConfinedFileStorage}), since a link may
+ * have been swapped in below its allowed prefix since.
  *
  * <p>With exact sharing on, the set's packs record each entry's SHA-256 in their footers ({@code
  * entry_sha256}): the one exact sharing computed for the blob, never a second.
@@ -57,7 +60,6 @@ final class OpenBlobSet implements AutoCloseable {
     private static final int COPY_CHUNK_SIZE = 1024 * 1024;
 
     private static final Logger LOG = LoggerFactory.getLogger(OpenBlobSet.class);
-    private static final BlobStorage EXTERNAL_OBJECTS = new FlinkFileSystemStorage();
 
     private final String name;
     private final long createdAtMillis;
@@ -72,6 +74,7 @@ final class OpenBlobSet implements AutoCloseable {
     private final Duration stallTimeout;
     private final ReadThreads copyThreads;
     private final SidecarDurability durability;
+    private final BlobStorage externalObjects;
     private final List<PendingSidecar> finishedSidecars;
     private final List<DescriptorRow> rows;
     private final CRC32C crc = new CRC32C();
@@ -102,6 +105,7 @@ final class OpenBlobSet implements AutoCloseable {
         this.stallTimeout = settings.externalCopyStallTimeout();
         this.copyThreads = copyThreads;
         this.durability = durability;
+        this.externalObjects = new ConfinedFileStorage(settings.externalAllowedPrefixes());
         this.nextSidecarId = nextSidecarId;
         this.finishedSidecars = new ArrayList<>(finishedSidecars);
         this.rows = new ArrayList<>(rows);
@@ -384,8 +388,10 @@ final class OpenBlobSet implements AutoCloseable {
      * that finds every copy thread still in an earlier read waits for one within that timeout too.
      *
      * @throws ExternalCopyException if the object could not be read (after the tries), ended early,
-     *     stalled or the copy ran out of time: the record is a dead letter, and nothing of the
-     *     partial copy is ever visible. Other {@link IOException}s are the sidecar's own writes.
+     *     stalled, the copy ran out of time, or a {@code file:} object was refused ({@code
+     *     uri-not-allowed}: {@link ConfinedFileStorage}, which opens it and checks it in one step):
+     *     the record is a dead letter, and nothing of the partial copy is ever visible. Other
+     *     {@link IOException}s are the sidecar's own writes.
      */
     private long copyDedicated(long sidecarId, ExternalBytes source) throws IOException {
         long deadline = System.nanoTime() + copyTimeout.toNanos();
@@ -405,7 +411,9 @@ final class OpenBlobSet implements AutoCloseable {
                             wait.toMillis(),
                             failure.toString()));
         } catch (SourceFailure e) {
-            DeadLetterCode code = RetryPolicy.isTransient(e) ? DeadLetterCode.FETCH_FAILED : DeadLetterCode.NOT_FOUND;
+            DeadLetterCode code = e.getCause() instanceof RefusedFileException
+                    ? DeadLetterCode.URI_NOT_ALLOWED
+                    : RetryPolicy.isTransient(e) ? DeadLetterCode.FETCH_FAILED : DeadLetterCode.NOT_FOUND;
             throw new ExternalCopyException(
                     code,
                     "copying " + source.length() + " bytes at offset " + source.offset() + " of " + source.location()
@@ -423,7 +431,7 @@ final class OpenBlobSet implements AutoCloseable {
         awaitCopyThread(source, deadline);
         String what = "copying " + source.location() + " into sidecar " + sidecarId + " of blob set " + name;
         try (ExternalRangeReader reader =
-                new ExternalRangeReader(EXTERNAL_OBJECTS, source, COPY_CHUNK_SIZE, copyThreads, what)) {
+                new ExternalRangeReader(externalObjects, source, COPY_CHUNK_SIZE, copyThreads, what)) {
             long objectLength = ((ExternalRangeReader.Opened) awaitStep(reader, deadline, 0)).objectLength();
             if (objectLength - source.offset() < source.length()) {
                 throw new SourceFailure(new EOFException(source.location() + " is " + objectLength + " bytes long, "

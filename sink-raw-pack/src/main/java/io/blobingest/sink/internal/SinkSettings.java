@@ -5,6 +5,7 @@ import io.blobingest.sink.RollPolicy;
 import io.blobingest.storage.RetryPolicy;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import org.apache.flink.core.fs.Path;
 
@@ -20,6 +21,8 @@ import org.apache.flink.core.fs.Path;
  * @param externalCopyStallTimeout the longest that copy may wait for its next chunk
  * @param exactSharing whether blobs equal to stored ones share them
  * @param sharingIndexSize the most stored objects a writer subtask remembers for sharing
+ * @param externalAllowedPrefixes where a Dedicated blob's {@code file:} source may be copied from
+ *     ({@link io.blobingest.storage.ConfinedFileStorage})
  */
 public record SinkSettings(
         String basePath,
@@ -32,7 +35,8 @@ public record SinkSettings(
         Duration externalCopyTimeout,
         Duration externalCopyStallTimeout,
         ExactSharing exactSharing,
-        int sharingIndexSize)
+        int sharingIndexSize,
+        List<String> externalAllowedPrefixes)
         implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -49,6 +53,7 @@ public record SinkSettings(
         if (sharingIndexSize < 1) {
             throw new IllegalArgumentException("sharingIndexSize must be positive, found " + sharingIndexSize);
         }
+        externalAllowedPrefixes = List.copyOf(externalAllowedPrefixes);
     }
 
     public Path base() {

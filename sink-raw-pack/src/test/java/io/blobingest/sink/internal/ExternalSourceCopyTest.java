@@ -49,6 +49,9 @@ class ExternalSourceCopyTest {
     @TempDir
     Path external;
 
+    @TempDir
+    Path elsewhere;
+
     private Path object;
     private byte[] content;
 
@@ -134,6 +137,37 @@ class ExternalSourceCopyTest {
                             ExternalCopyException.class,
                             e -> assertThat(e.code()).isEqualTo(DeadLetterCode.NOT_FOUND));
         }
+    }
+
+    /**
+     * The fetch stage checked the source and handed it on; a directory on its path swapped for a
+     * symbolic link to a directory outside before the copy must not lead the copy there.
+     */
+    @Test
+    void aSourceWhoseDirectoryBecameASymbolicLinkSinceTheFetchIsRefusedAndNothingIsCopied() throws IOException {
+        Path sub = Files.createDirectories(external.resolve("sub"));
+        Path source = Files.copy(object, sub.resolve("video.bin"));
+        Path outside = Files.createDirectories(elsewhere.resolve("sub"));
+        byte[] secret = new byte[content.length];
+        new SplittableRandom(8).nextBytes(secret);
+        Files.write(outside.resolve("video.bin"), secret);
+        Files.move(sub, external.resolve("moved"));
+        Files.createSymbolicLink(sub, outside);
+        WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+
+        try (RawPackSinkWriter writer = harness.writer()) {
+            assertThatThrownBy(() -> writer.write(copied(source.toUri(), LENGTH), null))
+                    .isInstanceOfSatisfying(
+                            ExternalCopyException.class,
+                            e -> assertThat(e.code()).isEqualTo(DeadLetterCode.URI_NOT_ALLOWED))
+                    .hasMessageStartingWith("copying " + LENGTH + " bytes at offset " + OFFSET + " of " + source.toUri()
+                            + " into a Dedicated sidecar failed: " + source.toUri() + ": ")
+                    .hasMessageNotContaining(elsewhere.toString());
+        }
+        assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
+        assertThat(StoredBlobs.hiddenFiles(base))
+                .as("no output is opened for a refused source")
+                .isEmpty();
     }
 
     /**

@@ -31,6 +31,10 @@ final class WriterHarness {
 
     static final Duration COPY_STALL_TIMEOUT = Duration.ofSeconds(3);
 
+    /** Dedicated copies may read any file under the JVM's temporary directory: the tests' {@code @TempDir}s. */
+    static final List<String> EXTERNAL_ALLOWED_PREFIXES =
+            List.of(Path.of(System.getProperty("java.io.tmpdir")).toUri().toString());
+
     final Path base;
     final SinkSettings settings;
     final RecoverableWriter fs;
@@ -81,7 +85,8 @@ final class WriterHarness {
                 copyTimeout,
                 COPY_STALL_TIMEOUT,
                 sharing,
-                indexSize);
+                indexSize,
+                EXTERNAL_ALLOWED_PREFIXES);
         this.fs = FileSystem.getLocalFileSystem().createRecoverableWriter();
     }
 
