@@ -1,6 +1,7 @@
 package io.blobingest.sink.internal;
 
 import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.placement.ExternalCopyException;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
 import io.blobingest.sink.ExactSharing;
@@ -229,7 +230,16 @@ public final class RawPackSinkWriter
             }
         }
         openSetIfNone();
-        DescriptorRow row = current.add(blob, id);
+        DescriptorRow row;
+        try {
+            row = current.add(blob, id);
+        } catch (ExternalCopyException e) {
+            if (current.isEmpty()) {
+                // Opened for this blob: a set is never sealed empty, and a checkpoint may come next.
+                discardEmptySet();
+            }
+            throw e;
+        }
         if (id != null) {
             sharing.add(new StoredObject(id, row.blobSet(), row.blob(), row.crc32c()));
         }
@@ -249,6 +259,20 @@ public final class RawPackSinkWriter
             if (sharing != null) {
                 sharing.filling(current.name());
             }
+        }
+    }
+
+    /** Closes the open set, which holds no row and wrote nothing; the next blob opens another. */
+    private void discardEmptySet() {
+        OpenBlobSet empty = current;
+        current = null;
+        if (sharing != null) {
+            sharing.filling(null);
+        }
+        try {
+            empty.close();
+        } catch (IOException e) {
+            LOG.warn("Could not release empty blob set {} (it holds nothing)", empty.name(), e);
         }
     }
 

@@ -33,6 +33,8 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Dedicated blobs that the writer copies from their external object instead of receiving their bytes. */
 class ExternalSourceCopyTest {
@@ -107,6 +109,35 @@ class ExternalSourceCopyTest {
                     .hasMessageContaining("injected read failure");
         }
         assertThat(StoredBlobs.visibleFiles(base)).isEmpty();
+    }
+
+    /**
+     * The set opened for a blob whose copy failed would stay open without a row, and an empty set
+     * cannot be sealed: the next checkpoint would fail the task, however the record was handled.
+     */
+    @ParameterizedTest
+    @EnumSource(RollPolicy.class)
+    void aFailedCopyAloneInItsSetLeavesNothingToSealAndTheNextBlobsGoOn(RollPolicy policy) throws IOException {
+        FlakyFileSystem.failReads(object, Integer.MAX_VALUE, 0);
+        WriterHarness harness = new WriterHarness(base, policy, 8 * MIB);
+
+        try (RawPackSinkWriter writer = harness.writer()) {
+            assertThatThrownBy(() -> writer.write(copied(FlakyFileSystem.uri(object), LENGTH), null))
+                    .isInstanceOf(ExternalCopyException.class);
+            writer.flush(false);
+            assertThat(writer.prepareCommit()).isEmpty();
+            assertThat(writer.snapshotState(1)).isEmpty();
+
+            writer.write(copied(object.toUri(), LENGTH), null);
+            writer.flush(true);
+            commit(writer.prepareCommit());
+        }
+        assertThat(new StoredBlobs(base).committedManifests().values())
+                .singleElement()
+                .satisfies(rows -> assertThat(rows)
+                        .singleElement()
+                        .satisfies(row -> assertThat(new StoredBlobs(base).resolve(row))
+                                .isEqualTo(Arrays.copyOfRange(content, OFFSET, OFFSET + LENGTH))));
     }
 
     @Test
