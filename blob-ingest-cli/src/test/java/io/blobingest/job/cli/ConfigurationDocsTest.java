@@ -29,13 +29,13 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * README.md's configuration table and its {@code run} examples against the code, so that the docs
+ * docs/configuration.md's options table and its YAML example against the code, so that the docs
  * cannot drift: every option of the job and every key the {@code run} command sets has a row, every
  * row is such a key, and the YAML example is a configuration file {@code run} accepts.
  */
 class ConfigurationDocsTest {
 
-    private static final Path README = Path.of("").toAbsolutePath().getParent().resolve("README.md");
+    private static final Path DOC = Path.of("").toAbsolutePath().getParent().resolve("docs/configuration.md");
     private static final Pattern TABLE_KEY = Pattern.compile("^\\| `([a-z0-9.-]+)` \\|");
     private static final List<Class<?>> OPTION_CLASSES =
             List.of(IngestJobOptions.class, BlobKafkaOptions.class, RawPackSinkOptions.class, LanceOutputOptions.class);
@@ -63,7 +63,7 @@ class ConfigurationDocsTest {
 
     @Test
     void theYamlExampleIsAConfigurationFileTheRunCommandAccepts() throws Exception {
-        Path file = Files.writeString(dir.resolve("ingest.yaml"), readmeBlock("```yaml"));
+        Path file = Files.writeString(dir.resolve("ingest.yaml"), docBlock("```yaml"));
 
         Configuration config = configuration("run", "--config", file.toString());
 
@@ -76,28 +76,28 @@ class ConfigurationDocsTest {
         assertThat(config.get(CheckpointingOptions.CHECKPOINTING_INTERVAL)).isEqualTo(Duration.ofSeconds(30));
     }
 
-    /** The keys of every row of the table under "## Configuration". */
+    /** The keys of every row of the table under "## Options". */
     private static Set<String> documentedKeys() throws IOException {
         Set<String> keys = new TreeSet<>();
         boolean inSection = false;
-        for (String line : Files.readAllLines(README)) {
+        for (String line : Files.readAllLines(DOC)) {
             if (line.startsWith("## ")) {
-                inSection = line.equals("## Configuration");
+                inSection = line.equals("## Options");
             }
             Matcher row = TABLE_KEY.matcher(line);
             if (inSection && row.find()) {
                 keys.add(row.group(1));
             }
         }
-        assertThat(keys).as("rows of the configuration table in " + README).isNotEmpty();
+        assertThat(keys).as("rows of the options table in " + DOC).isNotEmpty();
         return keys;
     }
 
-    /** The first fenced block of README that opens with {@code fence}. */
-    private static String readmeBlock(String fence) throws IOException {
-        String text = Files.readString(README);
+    /** The first fenced block of the doc that opens with {@code fence}. */
+    private static String docBlock(String fence) throws IOException {
+        String text = Files.readString(DOC);
         int start = text.indexOf(fence + "\n");
-        assertThat(start).as("a " + fence + " block in " + README).isNotNegative();
+        assertThat(start).as("a " + fence + " block in " + DOC).isNotNegative();
         int from = start + fence.length() + 1;
         return text.substring(from, text.indexOf("```", from));
     }
