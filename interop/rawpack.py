@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Raw Pack v1 (SPEC section 2), written from the SPEC alone, standard library only.
+"""Raw Pack v1 (spec.md section 2), written from docs/spec.md alone, standard library only.
 
     python3 rawpack.py write [--blob-set S] [--blob-id N] [--created-by C] OUT FILE...
         write a pack with one entry per FILE; print "index reference file" per entry
@@ -81,7 +81,7 @@ def entry_index(reference):
 # ---- writing ------------------------------------------------------------------------------
 
 def canonical_metadata(blob_set, blob_id, entry_count, payload_bytes, created_by):
-    """Keys in SPEC order, no whitespace; strings are limited so only \\" and \\\\ need escaping."""
+    """Keys in the contract's order, no whitespace; strings are limited so only \\" and \\\\ need escaping."""
     def string(text):
         if not text or any(not 0x20 <= ord(ch) <= 0x7E for ch in text):
             raise ValueError("metadata strings must be printable ASCII, found %r" % text)

@@ -17,6 +17,7 @@ import io.blobingest.sink.manifest.ManifestFileEnumerator;
 import io.blobingest.sink.manifest.ManifestRow;
 import io.blobingest.sink.manifest.ManifestRowFormat;
 import java.util.List;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.file.src.FileSource;
@@ -73,7 +74,9 @@ public final class BackfillJob {
     }
 
     /** The same topology, with {@code hooks} applied at the ingest job's seams (failure-injection tests). */
-    static void build(StreamExecutionEnvironment env, ReadableConfig config, Path manifests, IngestJob.Hooks hooks) {
+    @VisibleForTesting
+    public static void build(
+            StreamExecutionEnvironment env, ReadableConfig config, Path manifests, IngestJob.Hooks hooks) {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.sinksFromConfig(config);
         FileSource<ManifestRow> source = FileSource.forBulkFileFormat(
                         new ManifestRowFormat(SplitManifestRows.MANIFEST_ROW), manifests)
@@ -116,7 +119,7 @@ public final class BackfillJob {
     /**
      * The passed-through rows as rows a further descriptor output (a Lance dataset) takes too, with
      * the old base their packs and sidecars lie under: the directory holding the manifests'
-     * {@code _descriptors} (SPEC section 3). Without such an output they need no base.
+     * {@code _descriptors} (spec.md section 3). Without such an output they need no base.
      */
     private static List<EarlierCommittedRows> passedThroughToOutputs(
             DataStream<ManifestRow> passedThrough, ReadableConfig config, Path manifests) {

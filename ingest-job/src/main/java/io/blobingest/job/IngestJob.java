@@ -32,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -103,7 +104,8 @@ public final class IngestJob {
     }
 
     /** The same topology, with {@code hooks} applied at its seams (failure-injection tests). */
-    static void build(StreamExecutionEnvironment env, ReadableConfig config, Hooks hooks) {
+    @VisibleForTesting
+    public static void build(StreamExecutionEnvironment env, ReadableConfig config, Hooks hooks) {
         BlobKafkaConnectors kafka = BlobKafkaConnectors.fromConfig(config);
         DataStream<BlobRecord> records = env.fromSource(
                         kafka.source(), WatermarkStrategy.noWatermarks(), "Kafka blob source", BlobTypes.BLOB_RECORD)
@@ -215,7 +217,8 @@ public final class IngestJob {
      * as it is; {@link #NONE} is what the public {@link #build(StreamExecutionEnvironment,
      * ReadableConfig)} uses.
      */
-    interface Hooks {
+    @VisibleForTesting
+    public interface Hooks {
 
         Hooks NONE = new Hooks() {};
 

@@ -35,7 +35,7 @@ class JobJarContentsITCase {
 
     @Test
     void mainClassIsTheJobsCommandLineAndItIsInTheJar() {
-        assertThat(mainClass).isEqualTo("io.blobingest.job.cli.JobCli");
+        assertThat(mainClass).isEqualTo("io.blobingest.job.launch.JobCli");
         assertThat(entries)
                 .contains(
                         "io/blobingest/job/cli/JobCli.class",

@@ -17,7 +17,7 @@ public final class BlobKafkaOptions {
     public static final ConfigOption<String> INPUT_TOPIC = ConfigOptions.key("kafka.input-topic")
             .stringType()
             .noDefaultValue()
-            .withDescription("Topic of the blobs to ingest (SPEC section 4).");
+            .withDescription("Topic of the blobs to ingest (spec.md section 4).");
 
     public static final ConfigOption<String> DESCRIPTOR_TOPIC = ConfigOptions.key("kafka.descriptor-topic")
             .stringType()

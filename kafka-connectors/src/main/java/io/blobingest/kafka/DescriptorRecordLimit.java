@@ -20,7 +20,7 @@ import org.apache.kafka.common.record.CompressionType;
 import org.apache.kafka.common.record.RecordBatch;
 
 /**
- * The largest descriptor record the descriptor producer sends, and SPEC section 4's {@code
+ * The largest descriptor record the descriptor producer sends, and spec.md section 4's {@code
  * descriptor-too-large} check against it. Kafka's producer refuses a record, before it is sent,
  * whose size estimate exceeds {@code max.request.size} or {@code buffer.memory}
  * ({@code KafkaProducer.ensureValidRecordSize}), with a {@code RecordTooLargeException} that fails
@@ -32,7 +32,7 @@ import org.apache.kafka.common.record.RecordBatch;
  * record {@link DescriptorRecords} builds. Before placement some descriptor headers are not known
  * yet; they are counted at their longest: {@code blob.position} and {@code blob.size} 20 digits
  * for owned Packed blobs, {@code blob.id} and {@code blob.crc32c} 10 digits, {@code blob.set} the 64
- * characters SPEC section 3 allows, {@code blob.features} every known feature. The key, the
+ * characters spec.md section 3 allows, {@code blob.features} every known feature. The key, the
  * passed-through headers, {@code blob.source}, an External {@code blob.uri} and an Inline value are
  * counted as they are.
  */
@@ -40,7 +40,7 @@ public final class DescriptorRecordLimit implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    /** SPEC section 3: a blob set name is at most 64 characters. */
+    /** spec.md section 3: a blob set name is at most 64 characters. */
     static final String LONGEST_BLOB_SET = "z".repeat(64);
 
     private static final long LARGEST_U32 = 0xFFFF_FFFFL;

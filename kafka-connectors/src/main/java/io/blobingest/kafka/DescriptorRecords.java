@@ -22,7 +22,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
- * The descriptor topic's record format (SPEC section 4), both ways. Headers are written in a fixed
+ * The descriptor topic's record format (spec.md section 4), both ways. Headers are written in a fixed
  * order: {@code blob.kind, blob.position, blob.size, blob.id, blob.uri}, {@code blob.set} (owned
  * sidecar kinds only), {@code blob.crc32c} (unless absent), {@code blob.features} (empty when none),
  * {@code blob.source}, then the passed-through attributes in their order.
@@ -46,7 +46,7 @@ public final class DescriptorRecords {
 
     /**
      * @param timestamp the record timestamp, null to let the producer choose
-     * @throws IllegalArgumentException if an attribute uses a header name SPEC section 4 reserves
+     * @throws IllegalArgumentException if an attribute uses a header name spec.md section 4 reserves
      */
     public static ProducerRecord<byte[], byte[]> toProducerRecord(String topic, DescriptorRow row, Long timestamp) {
         BlobDescriptor blob = row.blob();
@@ -68,7 +68,7 @@ public final class DescriptorRecords {
         for (Attribute attribute : row.attributes()) {
             if (BlobHeaders.RESERVED.contains(attribute.name())) {
                 throw new IllegalArgumentException("descriptor of " + row.source() + ": attribute '" + attribute.name()
-                        + "' uses a header name reserved by SPEC section 4");
+                        + "' uses a header name reserved by spec.md section 4");
             }
             headers.add(new RecordHeader(attribute.name(), attribute.value()));
         }

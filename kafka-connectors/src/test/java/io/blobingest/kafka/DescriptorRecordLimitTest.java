@@ -102,7 +102,7 @@ class DescriptorRecordLimitTest {
     }
 
     /**
-     * The figures of docs/kafka-contracts.md: 82 bytes of framing; a header costs its name and value
+     * The figures of docs/spec.md section 4.5: 82 bytes of framing; a header costs its name and value
      * plus a zigzag varint length each (1 byte up to 63); blob.set is counted at 64 characters.
      */
     @Test

@@ -189,7 +189,7 @@ class DescriptorRecordsTest {
         assertThatThrownBy(() -> serializer.serialize(row, null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
-                        "descriptor of in/0/4: attribute 'blob.kind' uses a header name reserved by SPEC section 4");
+                        "descriptor of in/0/4: attribute 'blob.kind' uses a header name reserved by spec.md section 4");
     }
 
     static Stream<Arguments> malformedRecords() {

@@ -3,7 +3,7 @@ package io.blobingest.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.blobingest.kafka.testing.KafkaBrokerExtension;
+import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.AdminClientConfig;

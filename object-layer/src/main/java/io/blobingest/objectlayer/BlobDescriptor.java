@@ -7,7 +7,7 @@ import java.util.Objects;
  * blob_id: uint32, blob_uri: utf8>}. {@code position} and {@code size} are unsigned 64-bit values
  * held in longs; {@code blobId} is an unsigned 32-bit value held in a long.
  *
- * <p>Validated per kind against SPEC section 1 on construction.
+ * <p>Validated per kind against spec.md section 1 on construction.
  */
 public record BlobDescriptor(BlobKind kind, long position, long size, long blobId, String blobUri) {
 

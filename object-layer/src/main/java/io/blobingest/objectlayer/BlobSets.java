@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Names on storage (SPEC section 3): blob set names, sidecar file names and where a blob set's
+ * Names on storage (spec.md section 3): blob set names, sidecar file names and where a blob set's
  * sidecars and manifest live under a base URI.
  *
  * <pre>
@@ -24,7 +24,7 @@ public final class BlobSets {
     /** Sidecar ids are u32; 0 is reserved. */
     public static final long MAX_SIDECAR_ID = 0xFFFF_FFFFL;
 
-    /** SPEC section 3's blob set name, the one definition of it. */
+    /** spec.md section 3's blob set name, the one definition of it. */
     public static final String NAME_REGEX = "[0-9a-z-]{1,64}";
 
     private static final Pattern NAME = Pattern.compile(NAME_REGEX);

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One row of a descriptor manifest (SPEC section 5) and one record of the descriptor topic (SPEC
+ * One row of a descriptor manifest (spec.md section 5) and one record of the descriptor topic (spec.md
  * section 4): the descriptor plus where its input came from and what travelled with it.
  *
  * @param key the input record's key, may be null

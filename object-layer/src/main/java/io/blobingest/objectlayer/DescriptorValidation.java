@@ -3,7 +3,7 @@ package io.blobingest.objectlayer;
 import java.net.URI;
 import java.net.URISyntaxException;
 
-/** The per-kind rules of SPEC section 1's descriptor table, in one place. */
+/** The per-kind rules of spec.md section 1's descriptor table, in one place. */
 final class DescriptorValidation {
 
     private DescriptorValidation() {}

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Reads blobs back from their descriptors (SPEC section 1):
+ * Reads blobs back from their descriptors (spec.md section 1):
  *
  * <pre>
  * resolve(descriptor, context) -> BlobObjectRef     reads nothing

@@ -3,7 +3,7 @@ package io.blobingest.objectlayer;
 import java.io.IOException;
 
 /**
- * Reads one pack type at one version (SPI). Every pack shares the container of SPEC section 2:
+ * Reads one pack type at one version (SPI). Every pack shares the container of spec.md section 2:
  * header, payload, entry table, JSON metadata naming {@code pack_type} and {@code pack_version},
  * and the 32-byte tail. The Object Layer reads and checks that {@link
  * io.blobingest.objectlayer.pack.PackEnvelope envelope} (tail, footer crc32c, metadata, required

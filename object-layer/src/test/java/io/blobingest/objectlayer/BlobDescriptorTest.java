@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Every rule of SPEC section 1's descriptor table. */
+/** Every rule of spec.md section 1's descriptor table. */
 class BlobDescriptorTest {
 
     private static final long MAX_U32 = 0xFFFF_FFFFL;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** SPEC section 6.5: legacy raw Packed sidecars, and the {@code blob_object_pack} feature gate. */
+/** spec.md section 6.5: legacy raw Packed sidecars, and the {@code blob_object_pack} feature gate. */
 class CompatibilityTest extends ObjectLayerTestBase {
 
     private static final String LEGACY_SET = "legacy";

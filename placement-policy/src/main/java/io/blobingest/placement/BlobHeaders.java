@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
 /**
- * The Kafka header vocabulary of SPEC section 4, in one place, and how its values are encoded:
+ * The Kafka header vocabulary of spec.md section 4, in one place, and how its values are encoded:
  * UTF-8 text, numbers as unsigned decimal strings.
  */
 public final class BlobHeaders {
@@ -44,7 +44,7 @@ public final class BlobHeaders {
     public static final String ERROR_DETAIL = "blob.error.detail";
 
     /**
-     * Every header name SPEC section 4 gives a meaning to. An input header with one of these names
+     * Every header name spec.md section 4 gives a meaning to. An input header with one of these names
      * is never passed through, so it cannot be mistaken for one the pipeline writes.
      */
     public static final Set<String> RESERVED =

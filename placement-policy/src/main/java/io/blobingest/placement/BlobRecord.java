@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One input record exactly as it arrived (SPEC section 4): key, value and headers untouched, plus
+ * One input record exactly as it arrived (spec.md section 4): key, value and headers untouched, plus
  * where it came from. Nothing here is validated; a bad record must still be forwarded whole to the
  * dead-letter topic.
  *

@@ -14,13 +14,13 @@ import java.util.Objects;
 
 /**
  * Turns an input record into a {@link PlacedBlob}, a {@link DeadLetter} or, for an external blob
- * in {@code ingest} mode, an {@link ExternalFetch}, applying SPEC section 4's checks that need no
- * I/O in the SPEC's order, so that a record with several faults gets the first code:
+ * in {@code ingest} mode, an {@link ExternalFetch}, applying spec.md section 4's checks that need no
+ * I/O in the contract's order, so that a record with several faults gets the first code:
  * {@code null-value}, {@code bad-range}, {@code bad-uri}, {@code uri-not-allowed}, {@code too-large},
  * then placement. The fetch stage applies the remaining checks once it knows the object, and the job
  * checks {@code descriptor-too-large}, the last code, on every placed blob before the sink.
  *
- * <p>Choices where SPEC is silent (docs/kafka-contracts.md): a range without {@code blob.uri} is
+ * <p>Choices the contract leaves open (docs/spec.md section 4): a range without {@code blob.uri} is
  * {@code bad-range}; {@code blob.mode=reference} without {@code blob.uri} is {@code bad-uri}; when a
  * {@code blob.*} header repeats, the last one counts (Kafka's {@code lastHeader}); {@code too-large}
  * applies whenever the size is known before fetching (the value's length, or an explicit external
@@ -233,7 +233,7 @@ public final class BlobRecordClassifier implements Serializable {
         }
     }
 
-    /** A record refused with a SPEC code; carries no stack trace, it is an outcome, not a failure. */
+    /** A record refused with a contract code; carries no stack trace, it is an outcome, not a failure. */
     private static final class Rejection extends Exception {
         private static final long serialVersionUID = 1L;
         private final DeadLetterCode code;

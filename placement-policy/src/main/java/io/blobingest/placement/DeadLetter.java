@@ -7,7 +7,7 @@ import java.util.Objects;
  * topic.
  *
  * @param record the input exactly as it arrived
- * @param code the SPEC section 4 code
+ * @param code the spec.md section 4 code
  * @param detail the reason for people; never quotes a payload, nor a URI's userinfo, query or
  *     fragment (they may carry secrets)
  */

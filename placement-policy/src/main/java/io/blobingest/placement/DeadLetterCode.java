@@ -1,7 +1,7 @@
 package io.blobingest.placement;
 
 /**
- * Why an input record went to the dead-letter topic (SPEC section 4). The SPEC's codes keep their
+ * Why an input record went to the dead-letter topic (spec.md section 4). The contract's codes keep their
  * meaning forever; new ones may be added.
  */
 public enum DeadLetterCode {

@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * An {@code ingest}-mode external record that passed every check needing no I/O: its bytes must be
- * fetched before they can be placed. What the fetch may still find wrong (SPEC section 4): {@code
+ * fetched before they can be placed. What the fetch may still find wrong (spec.md section 4): {@code
  * too-large} for a whole object, {@code not-found}, {@code bad-range}, {@code fetch-failed}.
  *
  * @param record the input as it arrived

@@ -9,12 +9,12 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * SPEC section 4's last check, {@code descriptor-too-large}, on every blob before the sink places
+ * spec.md section 4's last check, {@code descriptor-too-large}, on every blob before the sink places
  * it: a blob whose descriptor record could exceed the descriptor producer's limit goes to {@link
  * ClassifyRecords#DEAD_LETTERS} instead. Placed, it would be committed in a blob set whose
  * descriptor then failed to send on every replay, a poison pill.
  *
- * <p>It runs after the fetch stage, not in the classifier: the code comes last in SPEC order, after
+ * <p>It runs after the fetch stage, not in the classifier: the code comes last in the contract's order, after
  * the fetch codes, and an ingest-mode blob's value (an Inline one's descriptor carries its bytes)
  * is known only once fetched. One stage thus sees Kafka-carried and fetched blobs alike.
  */

@@ -25,8 +25,8 @@ import org.apache.flink.types.Either;
 
 /**
  * Fetches the bytes of an {@code ingest}-mode external blob through Flink's file systems and
- * places them like bytes that came in Kafka, or refuses the record with SPEC section 4's fetch
- * codes, checked in the SPEC's order: {@code uri-not-allowed} (a {@code file:} object that {@link
+ * places them like bytes that came in Kafka, or refuses the record with spec.md section 4's fetch
+ * codes, checked in the contract's order: {@code uri-not-allowed} (a {@code file:} object that {@link
  * ConfinedFileStorage} refuses to open), {@code too-large} (a whole object above {@code
  * placement.max-blob-size}), {@code not-found}, {@code bad-range} (the range ends beyond the object),
  * {@code fetch-failed} (anything else, once the transient failures have used up the tries).

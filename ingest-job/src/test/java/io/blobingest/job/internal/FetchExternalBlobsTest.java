@@ -375,7 +375,7 @@ class FetchExternalBlobsTest {
      * Where a {@code blob.uri} query (a presigned signature) goes: the location the stage reads has
      * none, so no log line and no dead-letter detail quotes it, whatever the fetch meets. The input
      * record of a fetch in flight at a checkpoint is kept whole, query included, because a restore
-     * must be able to dead-letter it unchanged (SPEC section 4); that is the one place it reaches a
+     * must be able to dead-letter it unchanged (spec.md section 4); that is the one place it reaches a
      * checkpoint (docs/external-blobs.md, "Secrets").
      */
     @Test

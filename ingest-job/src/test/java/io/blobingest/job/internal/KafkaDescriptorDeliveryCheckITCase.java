@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.kafka.DescriptorRecords;
-import io.blobingest.kafka.testing.KafkaBrokerExtension;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.DescriptorDeliveryCheck.Epoch;
 import io.blobingest.sink.DescriptorDeliveryCheck.Outcome;
 import io.blobingest.sink.DescriptorDeliveryCheck.Session;
+import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package io.blobingest.objectlayer.internal;
 
 /** Bytes {@code [offset, offset + length)} of one object. */
-record ByteSpan(long offset, long length) {
+public record ByteSpan(long offset, long length) {
 
-    long end() {
+    public long end() {
         return offset + length;
     }
 }

@@ -16,7 +16,7 @@ import java.util.List;
  * cut into reads of at most {@code maxReadLength} bytes, which bounds each read's buffer. Pure:
  * reads nothing.
  */
-final class RangeCoalescer {
+public final class RangeCoalescer {
 
     /**
      * A hole this small is read through whatever the density: it costs less than any request's
@@ -30,7 +30,7 @@ final class RangeCoalescer {
     /**
      * @param maxReadLength greater than {@code holeLimit}, so that no read holds hole bytes only
      */
-    RangeCoalescer(long holeLimit, long maxReadLength) {
+    public RangeCoalescer(long holeLimit, long maxReadLength) {
         if (holeLimit < 0 || maxReadLength <= holeLimit) {
             throw new IllegalArgumentException("need 0 <= hole limit < max read length, found hole limit " + holeLimit
                     + " and max read length " + maxReadLength);
@@ -39,7 +39,7 @@ final class RangeCoalescer {
         this.maxReadLength = maxReadLength;
     }
 
-    ReadSchedule schedule(Collection<ByteSpan> wanted) {
+    public ReadSchedule schedule(Collection<ByteSpan> wanted) {
         List<ByteSpan> ranges = wanted.stream()
                 .filter(range -> range.length() > 0)
                 .distinct()

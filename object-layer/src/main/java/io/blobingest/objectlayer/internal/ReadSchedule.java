@@ -8,4 +8,4 @@ import java.util.List;
  * @param ranges the distinct non-empty ranges wanted, by offset
  * @param reads the physical reads, by offset, which together cover every range
  */
-record ReadSchedule(List<ByteSpan> ranges, List<ByteSpan> reads) {}
+public record ReadSchedule(List<ByteSpan> ranges, List<ByteSpan> reads) {}

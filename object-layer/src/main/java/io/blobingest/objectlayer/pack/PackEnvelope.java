@@ -33,7 +33,7 @@ import java.util.TreeSet;
 import java.util.zip.CRC32C;
 
 /**
- * The framing every pack type shares (SPEC section 2), read from the end of the file: the 32-byte
+ * The framing every pack type shares (spec.md section 2), read from the end of the file: the 32-byte
  * tail, the footer it delimits ({@code entry_count} rows of 24 bytes, then the metadata), the
  * footer crc32c, and the metadata, one strict UTF-8 JSON object naming {@code pack_type}, {@code
  * pack_version} and {@code required_features}. What the rows mean, and which types and versions

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Constants of the Raw Pack v1 layout. The layout is documented once, in {@code
- * docs/raw-pack-format.md}; this class mirrors it and nothing else should hard-code its numbers.
+ * docs/spec.md} section 2; this class mirrors it and nothing else should hard-code its numbers.
  *
  * <pre>
  * 0                 Header       16 B   magic "BLOBPACK" | u16 version=1 | u16 flags=0 | u32 reserved=0

@@ -15,9 +15,9 @@ import java.util.regex.Pattern;
  * belongs to and who wrote it. {@code pack_type}, {@code pack_version} and {@code
  * required_features} are fixed by the format version.
  *
- * <p>The JSON is canonical (keys in the order of {@code docs/raw-pack-format.md}, no whitespace),
+ * <p>The JSON is canonical (keys in the order of {@code docs/spec.md} section 2.2, no whitespace),
  * so the same pack content always has the same bytes. To keep that true for every writer, the
- * strings are restricted: {@code blob_set} as SPEC section 3 defines it, {@code created_by}
+ * strings are restricted: {@code blob_set} as spec.md section 3 defines it, {@code created_by}
  * printable ASCII, so the only escapes JSON ever needs are {@code \"} and {@code \\}.
  *
  * @param blobSet the blob set the pack belongs to, {@value BlobSets#NAME_REGEX}

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * Builds pack bytes straight from SPEC section 2, without {@link RawPackWriter}, so tests can make
+ * Builds pack bytes straight from spec.md section 2, without {@link RawPackWriter}, so tests can make
  * packs the writer never would: odd metadata, entries out of bounds, unknown flags, all with a
  * valid footer crc32c so the reader gets past it to the fault under test. Also the container of
  * pack types the writer does not write at all.

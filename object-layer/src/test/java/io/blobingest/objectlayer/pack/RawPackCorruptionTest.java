@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Each kind of damage SPEC section 2 names, and the exact error it produces: exception type, file,
+ * Each kind of damage spec.md section 2 names, and the exact error it produces: exception type, file,
  * offset, expected versus found.
  */
 class RawPackCorruptionTest {

@@ -12,8 +12,8 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pack in {@code golden/raw-pack-v1.hex} was written by hand from SPEC section 2, with its
- * crc32c values computed outside Java. Reading it proves the reader follows SPEC; reproducing it
+ * The pack in {@code golden/raw-pack-v1.hex} was written by hand from spec.md section 2, with its
+ * crc32c values computed outside Java. Reading it proves the reader follows the contract; reproducing it
  * proves the writer does, byte for byte, metadata JSON included. {@code
  * golden/raw-pack-v1-entry-sha256.hex} is the same pack from a writer that records entry hashes,
  * its SHA-256s computed outside Java too.

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code interop/rawpack.py} implements SPEC section 2 a second time, from the SPEC alone. Packs
+ * {@code interop/rawpack.py} implements spec.md section 2 a second time, from docs/spec.md alone. Packs
  * cross between the two implementations both ways, byte-exact, and both reject damaged packs with
  * the same message.
  */

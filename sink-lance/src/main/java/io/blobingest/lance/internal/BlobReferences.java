@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * Turns a committed descriptor into the Blob v2 input that makes Lance reference our bytes where
  * they are: a Packed entry as its pack's URI and the entry's absolute byte range (from the pack's
- * footer, the entry table SPEC section 2 defines), a Dedicated sidecar as its URI, an External
+ * footer, the entry table spec.md section 2 defines), a Dedicated sidecar as its URI, an External
  * descriptor as its URI and range. Only Inline bytes, which have no file of ours, are handed to
  * Lance to store.
  *

@@ -4,7 +4,7 @@ import io.blobingest.objectlayer.BlobSets;
 import org.apache.flink.core.fs.Path;
 
 /**
- * SPEC section 3's layout as Flink {@link Path}s, for writing through Flink's file systems. Names
+ * spec.md section 3's layout as Flink {@link Path}s, for writing through Flink's file systems. Names
  * and their validation are {@link BlobSets}'; this class only places them under a base path:
  *
  * <pre>

@@ -35,7 +35,7 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 /**
- * Reads a descriptor manifest (SPEC section 5) back into {@link DescriptorRow}s.
+ * Reads a descriptor manifest (spec.md section 5) back into {@link DescriptorRow}s.
  *
  * <p>Opening validates everything that is not per row: the columns (names, types, nullability,
  * order), {@code spec_version}, the {@code blob_set} name and that every {@code

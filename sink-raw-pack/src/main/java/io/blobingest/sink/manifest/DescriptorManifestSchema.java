@@ -12,7 +12,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The Arrow schema of a descriptor manifest, SPEC section 5:
+ * The Arrow schema of a descriptor manifest, spec.md section 5:
  *
  * <pre>
  * key               binary                                              nullable

@@ -30,7 +30,7 @@ import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
 
 /**
- * Writes the descriptor manifest of one blob set as an Arrow IPC file (SPEC section 5) into an
+ * Writes the descriptor manifest of one blob set as an Arrow IPC file (spec.md section 5) into an
  * {@link OutputStream}, in record batches of bounded size. The stream is flushed but not closed: a
  * {@code RecoverableFsDataOutputStream} must be closed for commit by its owner.
  */
@@ -47,7 +47,7 @@ public final class DescriptorManifestWriter {
      *
      * A Packed or Dedicated row that names another blob set (a shared object) makes the manifest
      * require {@code blob_shared_object} and carry the {@code blob_set} column ({@link
-     * DescriptorManifestSchema#SHARED_FIELDS}); without such rows the file is exactly SPEC section
+     * DescriptorManifestSchema#SHARED_FIELDS}); without such rows the file is exactly spec.md section
      * 5's.
      *
      * @throws IllegalArgumentException if {@code blobSet} is not a valid name

@@ -13,7 +13,7 @@ import org.apache.flink.connector.file.src.util.IteratorResultIterator;
 import org.apache.flink.core.fs.Path;
 
 /**
- * Reads a descriptor manifest (SPEC section 5) for Flink's {@code FileSource}: one split per
+ * Reads a descriptor manifest (spec.md section 5) for Flink's {@code FileSource}: one split per
  * file, the rows in file order. An Arrow IPC file is read from its footer, so there is no byte
  * offset to resume at: the checkpointed position is the number of rows already emitted, and a
  * restored reader skips that many. Each row comes with its manifest and index ({@link

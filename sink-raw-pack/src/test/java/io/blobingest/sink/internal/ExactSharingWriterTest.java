@@ -79,7 +79,7 @@ class ExactSharingWriterTest {
                 .isLessThan(3L * PACKED);
         assertReadBack(rows);
         assertThat(requiredFeatures(set.blobSet()))
-                .as("a manifest naming only its own set is SPEC section 5's, unchanged")
+                .as("a manifest naming only its own set is spec.md section 5's, unchanged")
                 .doesNotContain(BlobFeatures.BLOB_SHARED_OBJECT);
         assertThat(set.sharingIndexEntries())
                 .as("the index size at the seal: three contents stored")
