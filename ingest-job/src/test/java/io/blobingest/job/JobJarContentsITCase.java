@@ -38,9 +38,9 @@ class JobJarContentsITCase {
         assertThat(mainClass).isEqualTo("io.blobingest.job.launch.JobCli");
         assertThat(entries)
                 .contains(
-                        "io/blobingest/job/cli/JobCli.class",
-                        "io/blobingest/job/cli/RunCommand.class",
-                        "io/blobingest/job/cli/BackfillCommand.class",
+                        "io/blobingest/job/launch/JobCli.class",
+                        "io/blobingest/job/launch/RunCommand.class",
+                        "io/blobingest/job/launch/BackfillCommand.class",
                         "io/blobingest/job/IngestJob.class",
                         "io/blobingest/job/BackfillJob.class",
                         "picocli/CommandLine.class");
@@ -85,17 +85,11 @@ class JobJarContentsITCase {
                         "org/apache/kafka/common/test/",
                         "org/apache/kafka/raft/",
                         "org/apache/kafka/storage/",
-                        "io/blobingest/kafka/embedded/",
-                        "io/blobingest/kafka/testing/",
+                        "io/blobingest/testkit/",
                         "one/profiler/",
                         "linux-x64/libasyncProfiler",
-                        "io/blobingest/job/demo/",
-                        "io/blobingest/job/gc/",
-                        "io/blobingest/job/bench/",
-                        "io/blobingest/job/cli/BlobIngestCli",
-                        "io/blobingest/job/cli/DemoCommand",
-                        "io/blobingest/job/cli/PackCommand",
-                        "io/blobingest/job/cli/GcCommand"))
+                        "io/blobingest/cli/",
+                        "io/blobingest/bench/"))
                 .isEmpty();
     }
 
