@@ -10,9 +10,11 @@ import io.blobingest.placement.DeadLetter;
 import io.blobingest.storage.SecretSettings;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
@@ -31,6 +33,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
@@ -55,6 +58,9 @@ public final class BlobKafkaConnectors {
     private final String transactionalIdPrefix;
     private final Duration transactionTimeout;
     private final boolean bounded;
+    /** Where a bounded run stops, by partition, if its launcher fixed it ({@link BoundedRunOffsets}). */
+    private final Map<Integer, Long> stoppingOffsets;
+
     private final long deadLetterMaxRecordBytes;
     private final Properties clientProperties;
     private final Duration runningJobCheck;
@@ -88,6 +94,7 @@ public final class BlobKafkaConnectors {
         transactionTimeout = config.get(BlobKafkaOptions.TRANSACTION_TIMEOUT);
         TransactionTimeouts.validate(config);
         bounded = config.get(BlobKafkaOptions.BOUNDED);
+        stoppingOffsets = BoundedRunOffsets.fixed(config);
         deadLetterMaxRecordBytes =
                 config.get(BlobKafkaOptions.DEAD_LETTER_MAX_RECORD_SIZE).getBytes();
         if (deadLetterMaxRecordBytes > Integer.MAX_VALUE) {
@@ -157,8 +164,9 @@ public final class BlobKafkaConnectors {
 
     /**
      * The input topic, read {@code read_committed} from the group's committed offsets (earliest when
-     * it has none) unless a checkpoint says otherwise; bounded mode stops at the offsets that are the
-     * latest when the job starts, also when it restores a checkpoint of an unbounded run. The group's
+     * it has none) unless a checkpoint says otherwise; bounded mode stops at the offsets its launcher
+     * fixed ({@link BoundedRunOffsets}), else at those that are the latest when the job starts, also
+     * when it restores a checkpoint of an unbounded run. The group's
      * offsets are committed with the checkpoint that commits a blob set, one checkpoint before its
      * descriptors, so they are no restart point: {@code run} restores a retained checkpoint when
      * there is one, and starts here only the first time or with {@code --fresh}.
@@ -177,7 +185,12 @@ public final class BlobKafkaConnectors {
                 .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
                 .setProperties(clientProperties);
         if (bounded) {
-            builder.setBounded(OffsetsInitializer.latest());
+            builder.setBounded(
+                    stoppingOffsets.isEmpty()
+                            ? OffsetsInitializer.latest()
+                            : OffsetsInitializer.offsets(stoppingOffsets.entrySet().stream()
+                                    .collect(Collectors.toMap(
+                                            e -> new TopicPartition(inputTopic, e.getKey()), Map.Entry::getValue))));
             return new BoundedKafkaSource<>(builder.build(), List.of(inputTopic), adminProperties());
         }
         return builder.build();

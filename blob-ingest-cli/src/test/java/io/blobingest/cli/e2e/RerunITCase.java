@@ -46,7 +46,13 @@ class RerunITCase {
         /** The same command with {@code --fresh}. */
         FRESH,
         /** The same command at parallelism 1: the first run's subtask 1 has no successor. */
-        LOWER_PARALLELISM
+        LOWER_PARALLELISM,
+        /**
+         * The same command, the Kafka source committing no offsets ({@code commit.offsets.on.checkpoint:
+         * false}): as if the commits of a run's last checkpoints never landed before it ended, which a
+         * loaded machine showed. The launcher moves the group to where the run stopped.
+         */
+        SOURCE_COMMITS_LOST
     }
 
     @ParameterizedTest
@@ -61,7 +67,7 @@ class RerunITCase {
         KAFKA.createTopic(descriptorTopic, 1);
         KAFKA.createTopic(deadLetterTopic, 1);
         Path base = dir.resolve("base");
-        List<String> command = List.of(
+        List<String> command = new ArrayList<>(List.of(
                 "run",
                 "--bootstrap-servers",
                 KAFKA.bootstrapServers(),
@@ -83,7 +89,10 @@ class RerunITCase {
                 "-D",
                 "restart-strategy.fixed-delay.attempts=3",
                 "-D",
-                "restart-strategy.fixed-delay.delay=200ms");
+                "restart-strategy.fixed-delay.delay=200ms"));
+        if (rerun == Rerun.SOURCE_COMMITS_LOST) {
+            command.addAll(List.of("-D", "kafka.properties.commit.offsets.on.checkpoint=false"));
+        }
 
         WORKLOAD.send(KAFKA, inputTopic, PARTITIONS, 0, FIRST_RUN);
         RunResult first = run(command, "--parallelism", Integer.toString(PARTITIONS));

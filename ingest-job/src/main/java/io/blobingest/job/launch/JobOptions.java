@@ -4,6 +4,7 @@ import io.blobingest.job.RunBaseline;
 import io.blobingest.job.internal.DescriptorTopicRecreatedException;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.kafka.BoundedRunOffsets;
 import io.blobingest.kafka.LineageClaims;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
@@ -184,6 +185,13 @@ final class JobOptions {
         BlobKafkaConnectors kafka;
         try {
             topology.build(env, config);
+            if (config.get(BlobKafkaOptions.BOUNDED) && config.contains(BlobKafkaOptions.INPUT_TOPIC)) {
+                // Built once to check every setting before asking Kafka anything, then again to stop
+                // at the end offsets fixed now, which the launcher commits for the group afterwards.
+                BoundedRunOffsets.fix(config);
+                env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+                topology.build(env, config);
+            }
             kafka = config.contains(BlobKafkaOptions.INPUT_TOPIC)
                     ? BlobKafkaConnectors.fromConfig(config)
                     : BlobKafkaConnectors.sinksFromConfig(config);

@@ -4,9 +4,11 @@ import io.blobingest.job.IngestJob;
 import io.blobingest.job.RunBaseline;
 import io.blobingest.job.RunSummary;
 import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.kafka.BoundedRunOffsets;
 import io.blobingest.sink.RawPackSinkOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.flink.annotation.VisibleForTesting;
@@ -41,6 +43,7 @@ public final class RunCommand implements Callable<Integer> {
         Configuration config = configuration();
         FlinkPlugins.initializeFileSystems(config);
         PrintWriter out = spec.commandLine().getOut();
+        boolean bounded = config.get(BlobKafkaOptions.BOUNDED);
         StreamExecutionEnvironment env = job.build(config, IngestJob::build);
         out.printf(
                 "blob-ingest: %s -> %s (descriptors: %s, dead letters: %s)%n",
@@ -50,9 +53,16 @@ public final class RunCommand implements Callable<Integer> {
                 config.get(BlobKafkaOptions.DEAD_LETTER_TOPIC));
         out.flush();
         // Only a bounded run ends by itself, so only then is a summary worth its listing of the base.
-        Optional<RunBaseline> baseline =
-                config.get(BlobKafkaOptions.BOUNDED) ? Optional.of(JobOptions.baseline(config)) : Optional.empty();
+        Optional<RunBaseline> baseline = bounded ? Optional.of(JobOptions.baseline(config)) : Optional.empty();
         Optional<JobExecutionResult> result = job.execute(env, config);
+        if (result.isPresent() && bounded) {
+            Map<Integer, Long> moved = BoundedRunOffsets.advanceGroup(config);
+            if (!moved.isEmpty()) {
+                out.printf(
+                        "blob-ingest: consumer group %s moved to where the run stopped on %s (partition=offset): %s%n",
+                        config.get(BlobKafkaOptions.GROUP_ID), config.get(BlobKafkaOptions.INPUT_TOPIC), moved);
+            }
+        }
         if (result.isPresent() && baseline.isPresent()) {
             out.print(RunSummary.of(baseline.get(), result.get(), config).format());
             out.flush();
