@@ -273,6 +273,13 @@ final class JobOptions {
         }
         out.printf("blob-ingest: job %s finished after %d ms%n", result.getJobID(), result.getNetRuntime());
         out.flush();
+        Map<Integer, Long> moved = BoundedRunOffsets.advanceGroup(config);
+        if (!moved.isEmpty()) {
+            out.printf(
+                    "blob-ingest: consumer group %s moved to where the run stopped on %s (partition=offset): %s%n",
+                    config.get(BlobKafkaOptions.GROUP_ID), config.get(BlobKafkaOptions.INPUT_TOPIC), moved);
+            out.flush();
+        }
         if (env instanceof LocalStreamEnvironment) {
             requireCheckpointsDiscarded(result, config);
         }

@@ -4,11 +4,9 @@ import io.blobingest.job.IngestJob;
 import io.blobingest.job.RunBaseline;
 import io.blobingest.job.RunSummary;
 import io.blobingest.kafka.BlobKafkaOptions;
-import io.blobingest.kafka.BoundedRunOffsets;
 import io.blobingest.sink.RawPackSinkOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.flink.annotation.VisibleForTesting;
@@ -55,14 +53,6 @@ public final class RunCommand implements Callable<Integer> {
         // Only a bounded run ends by itself, so only then is a summary worth its listing of the base.
         Optional<RunBaseline> baseline = bounded ? Optional.of(JobOptions.baseline(config)) : Optional.empty();
         Optional<JobExecutionResult> result = job.execute(env, config);
-        if (result.isPresent() && bounded) {
-            Map<Integer, Long> moved = BoundedRunOffsets.advanceGroup(config);
-            if (!moved.isEmpty()) {
-                out.printf(
-                        "blob-ingest: consumer group %s moved to where the run stopped on %s (partition=offset): %s%n",
-                        config.get(BlobKafkaOptions.GROUP_ID), config.get(BlobKafkaOptions.INPUT_TOPIC), moved);
-            }
-        }
         if (result.isPresent() && baseline.isPresent()) {
             out.print(RunSummary.of(baseline.get(), result.get(), config).format());
             out.flush();
