@@ -1,7 +1,7 @@
 package io.blobingest.sink;
 
 import io.blobingest.objectlayer.DescriptorRow;
-import io.blobingest.sink.internal.ManifestRowEmitter;
+import io.blobingest.sink.internal.delivery.ManifestRowEmitter;
 import io.blobingest.sink.manifest.ManifestRow;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

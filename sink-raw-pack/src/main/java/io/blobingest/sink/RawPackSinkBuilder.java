@@ -2,7 +2,7 @@ package io.blobingest.sink;
 
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.pack.RawPackMetadata;
-import io.blobingest.sink.internal.SinkSettings;
+import io.blobingest.sink.internal.writer.SinkSettings;
 import io.blobingest.storage.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.blobingest.sink;
 
 import io.blobingest.placement.PlacedBlob;
-import io.blobingest.sink.internal.BlobSetCommittable;
-import io.blobingest.sink.internal.BlobSetCommitter;
-import io.blobingest.sink.internal.WriterState;
+import io.blobingest.sink.internal.committer.BlobSetCommittable;
+import io.blobingest.sink.internal.committer.BlobSetCommitter;
+import io.blobingest.sink.internal.state.WriterState;
 import java.io.IOException;
 import java.util.Collection;
 import org.apache.flink.api.connector.sink2.Committer;

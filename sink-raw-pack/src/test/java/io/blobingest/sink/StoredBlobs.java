@@ -10,7 +10,7 @@ import io.blobingest.objectlayer.pack.RawPackFormat;
 import io.blobingest.objectlayer.pack.RawPackReader;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import io.blobingest.objectlayer.storage.ReadableObject;
-import io.blobingest.sink.internal.DeliveryMarkers;
+import io.blobingest.sink.internal.delivery.DeliveryMarkers;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;

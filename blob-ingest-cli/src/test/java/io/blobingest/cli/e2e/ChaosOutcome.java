@@ -6,7 +6,7 @@ import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
-import io.blobingest.sink.internal.DeliveryMarkers;
+import io.blobingest.sink.internal.delivery.DeliveryMarkers;
 import io.blobingest.storage.FlinkFileSystemStorage;
 import io.blobingest.storage.testing.S3ServerExtension;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;

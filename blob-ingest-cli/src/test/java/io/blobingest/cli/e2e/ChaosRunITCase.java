@@ -15,7 +15,7 @@ import io.blobingest.sink.Failures;
 import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
-import io.blobingest.sink.internal.BlobSetCommittable;
+import io.blobingest.sink.internal.committer.BlobSetCommittable;
 import io.blobingest.storage.testing.S3ServerExtension;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.io.IOException;

@@ -1,8 +1,0 @@
-package io.blobingest.sink.internal;
-
-/**
- * One part of a writer subtask's checkpointed state: a blob set that stays open across the
- * checkpoint, or the objects exact sharing remembers. Flink may hand the parts of several subtasks
- * to one after a rescale.
- */
-public sealed interface WriterState permits BlobSetWriterState, SharedObjectsState {}
