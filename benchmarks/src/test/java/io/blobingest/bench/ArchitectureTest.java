@@ -1,5 +1,6 @@
 package io.blobingest.bench;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,6 +18,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -94,6 +97,14 @@ class ArchitectureTest {
                 .definedBy("io.blobingest.cli..")
                 .layer("bench")
                 .definedBy("io.blobingest.bench..")
+                .layer("broker")
+                .definedBy("io.blobingest.broker..")
+                .layer("testkit")
+                .definedBy("io.blobingest.testkit..")
+                .whereLayer("broker")
+                .mayOnlyBeAccessedByLayers("testkit", "cli", "bench")
+                .whereLayer("testkit")
+                .mayOnlyBeAccessedByLayers("bench")
                 .whereLayer("bench")
                 .mayNotBeAccessedByAnyLayer()
                 .whereLayer("cli")
@@ -124,6 +135,38 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAPackage("io.blobingest." + root + "..internal..")
                 .allowEmptyShould(true)
+                .check(classes);
+    }
+
+    /**
+     * The Flink modules mark their API as Flink does: {@code @PublicEvolving} for what users build
+     * on, {@code @Internal} for the rest. The object layer and the placement policy are plain Java
+     * libraries, and the command line and benchmarks are applications, so they carry no marks.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"storage", "sink", "lance", "kafka", "job"})
+    void everyPublicTypeOfAFlinkModuleIsMarkedPublicEvolvingOrInternal(String root) {
+        classes()
+                .that()
+                .resideInAPackage("io.blobingest." + root + "..")
+                .and()
+                .arePublic()
+                .and()
+                .areTopLevelClasses()
+                .should()
+                .beAnnotatedWith(PublicEvolving.class)
+                .orShould()
+                .beAnnotatedWith(Internal.class)
+                .check(classes);
+        classes()
+                .that()
+                .resideInAPackage("io.blobingest." + root + "..internal..")
+                .and()
+                .arePublic()
+                .and()
+                .areTopLevelClasses()
+                .should()
+                .beAnnotatedWith(Internal.class)
                 .check(classes);
     }
 

@@ -1,5 +1,6 @@
 package io.blobingest.cli;
 
+import io.blobingest.broker.EmbeddedKafkaBroker;
 import io.blobingest.cli.demo.CommittedProgress;
 import io.blobingest.cli.demo.CommittedTopic;
 import io.blobingest.cli.demo.DemoDirectory;
@@ -20,7 +21,6 @@ import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.RawPackSinkOptions;
-import io.blobingest.testkit.kafka.EmbeddedKafkaBroker;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

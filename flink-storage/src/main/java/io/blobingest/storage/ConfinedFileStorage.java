@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * {@link FlinkFileSystemStorage}, with {@code file:} objects confined to the allowed {@code file:}
@@ -55,6 +56,7 @@ import java.util.Set;
  * <p>A file system without secure directory streams (no {@code openat}) reads no {@code file:}
  * object: each is refused.
  */
+@PublicEvolving
 public final class ConfinedFileStorage implements BlobStorage, Serializable {
 
     private static final long serialVersionUID = 1L;

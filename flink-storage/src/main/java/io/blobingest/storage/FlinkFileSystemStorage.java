@@ -8,6 +8,7 @@ import io.blobingest.storage.internal.IoErrors;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -25,6 +26,7 @@ import org.apache.flink.core.fs.Path;
  * one ({@code s3://}: many GETs in flight, parts of one object included, wider holes), {@link
  * ReadTuning#LOCAL} for the rest.
  */
+@PublicEvolving
 public final class FlinkFileSystemStorage implements BlobStorage {
 
     /**

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.core.fs.FileSystem;
@@ -24,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * <p>The S3 file system must be a plugin: its jar bundles unrelocated Hadoop, AWS SDK, Guava and
  * Jackson that break other libraries when put on the application classpath.
  */
+@PublicEvolving
 public final class FlinkFileSystems {
 
     /** Directory name of the S3 plugin below the plugins root, as in Flink's distribution. */

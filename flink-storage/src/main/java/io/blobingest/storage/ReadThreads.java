@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.annotation.PublicEvolving;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Starting is for one thread (the instance's task thread); thread ends may come from any thread.
  */
+@PublicEvolving
 public final class ReadThreads {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReadThreads.class);

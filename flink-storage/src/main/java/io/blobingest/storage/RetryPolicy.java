@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.fs.UnsupportedFileSystemSchemeException;
 
 /**
@@ -20,6 +21,7 @@ import org.apache.flink.core.fs.UnsupportedFileSystemSchemeException;
  * @param attempts tries in all, at least 1 (1: no retry)
  * @param backoff the wait before the second try, at least 0
  */
+@PublicEvolving
 public record RetryPolicy(int attempts, Duration backoff) implements Serializable {
 
     private static final long serialVersionUID = 1L;

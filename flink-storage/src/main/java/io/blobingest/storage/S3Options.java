@@ -1,6 +1,7 @@
 package io.blobingest.storage;
 
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
@@ -14,6 +15,7 @@ import org.apache.flink.configuration.Configuration;
  * <p>The plugin reads raw keys, never {@link ConfigOption} defaults: {@link #withDefaults} writes
  * the defaults below into the configuration explicitly.
  */
+@PublicEvolving
 public final class S3Options {
 
     public static final ConfigOption<String> ENDPOINT = ConfigOptions.key("s3.endpoint")

@@ -1,22 +1,23 @@
 package io.blobingest.job;
 
 import io.blobingest.job.internal.ClassifyRecords;
-import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.job.internal.DescriptorOutputs;
-import io.blobingest.job.internal.KafkaDescriptorDeliveryCheck;
+import io.blobingest.job.internal.ManifestFileEnumerator;
+import io.blobingest.job.internal.ManifestRowFormat;
 import io.blobingest.job.internal.SplitManifestRows;
 import io.blobingest.kafka.BlobKafkaConnectors;
-import io.blobingest.kafka.BlobTypes;
+import io.blobingest.kafka.DescriptorKafkaSink;
+import io.blobingest.kafka.KafkaDescriptorDeliveryCheck;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.sink.CheckedManifestRows;
 import io.blobingest.sink.DescriptorOutputOptions;
 import io.blobingest.sink.EarlierCommittedRows;
-import io.blobingest.sink.manifest.ManifestFileEnumerator;
 import io.blobingest.sink.manifest.ManifestRow;
-import io.blobingest.sink.manifest.ManifestRowFormat;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.ReadableConfig;
@@ -52,6 +53,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * aborted after its checkpoint are read from their manifests again and sent once more ({@link
  * CheckedManifestRows}).
  */
+@PublicEvolving
 public final class BackfillJob {
 
     public static final String MANIFEST_SOURCE_UID = "manifest-source";

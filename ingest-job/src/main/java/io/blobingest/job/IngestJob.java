@@ -3,16 +3,15 @@ package io.blobingest.job;
 import io.blobingest.job.internal.CheckDescriptorSize;
 import io.blobingest.job.internal.ClassifyRecords;
 import io.blobingest.job.internal.CountDeadLetters;
-import io.blobingest.job.internal.DeadLetterDeliveries;
-import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.job.internal.DescriptorOutputs;
 import io.blobingest.job.internal.ExternalBlobFetcher;
 import io.blobingest.job.internal.ExternalFetchSettings;
 import io.blobingest.job.internal.FailedCopiesToDeadLetters;
 import io.blobingest.job.internal.FetchExternalBlobsFactory;
-import io.blobingest.job.internal.KafkaDescriptorDeliveryCheck;
 import io.blobingest.kafka.BlobKafkaConnectors;
-import io.blobingest.kafka.BlobTypes;
+import io.blobingest.kafka.DeadLetterDeliveries;
+import io.blobingest.kafka.DescriptorKafkaSink;
+import io.blobingest.kafka.KafkaDescriptorDeliveryCheck;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.BlobRecordClassifier;
@@ -20,6 +19,7 @@ import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.sink.DescriptorOutput;
 import io.blobingest.sink.EarlierCommittedRows;
 import io.blobingest.sink.ExactSharing;
@@ -32,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -76,6 +77,7 @@ import org.apache.flink.types.Either;
  * instead. Every option is read from one Flink configuration: {@link IngestJobOptions}, {@code
  * BlobKafkaOptions}, {@code RawPackSinkOptions} and Flink's own checkpointing options.
  */
+@PublicEvolving
 public final class IngestJob {
 
     public static final String SOURCE_UID = "blob-source";

@@ -2,6 +2,7 @@ package io.blobingest.job;
 
 import java.time.Duration;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -13,6 +14,7 @@ import org.apache.flink.configuration.MemorySize;
  * execution.checkpointing.*}). All of them are set the same ways: a config file ({@code --config})
  * or {@code -Dkey=value} on the command line.
  */
+@PublicEvolving
 public final class IngestJobOptions {
 
     public static final ConfigOption<MemorySize> INLINE_MAX_SIZE = ConfigOptions.key("placement.inline-max-size")

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -17,6 +18,7 @@ import org.apache.flink.core.fs.Path;
  * no other run uses, and never rewritten. Reads go through Flink's {@link FileSystem}, so any base
  * it can open ({@code file:}, {@code s3:}) works.
  */
+@PublicEvolving
 public final class RunBaseline {
 
     private final URI base;

@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.fs.Path;
@@ -44,6 +45,7 @@ import org.apache.flink.core.fs.Path;
  * The size of the writers' sharing indexes comes from the job too (an accumulator, see {@link
  * SharingIndex}).
  */
+@PublicEvolving
 public final class RunSummary {
 
     private static final double MIB = 1024.0 * 1024.0;

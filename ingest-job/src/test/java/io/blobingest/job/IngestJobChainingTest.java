@@ -2,20 +2,13 @@ package io.blobingest.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.sink.ExactSharing;
-import io.blobingest.sink.RawPackSinkOptions;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.runtime.OperatorIDPair;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.JobVertex;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,19 +73,7 @@ class IngestJobChainingTest {
     }
 
     private JobGraph jobGraph(ExactSharing sharing) {
-        Configuration config = new Configuration();
-        config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, "localhost:9092"); // never contacted: the graph is only built
-        config.set(BlobKafkaOptions.INPUT_TOPIC, "blobs");
-        config.set(BlobKafkaOptions.DESCRIPTOR_TOPIC, "descriptors");
-        config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, "dead-letters");
-        config.set(BlobKafkaOptions.GROUP_ID, "chaining");
-        config.set(RawPackSinkOptions.BASE_PATH, base.toUri().toString());
-        config.set(RawPackSinkOptions.EXACT_SHARING, sharing);
-        config.set(CoreOptions.DEFAULT_PARALLELISM, 2);
-        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofSeconds(10));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
-        IngestJob.build(env, config);
-        return env.getStreamGraph().getJobGraph();
+        return GraphOnlyJob.build(base, sharing).getStreamGraph().getJobGraph();
     }
 
     /** The one task (job vertex) holding the operator of {@code uid}. */

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
@@ -41,6 +42,7 @@ import org.apache.kafka.common.config.ConfigDef;
  * ({@link BlobKafkaOptions} plus {@code execution.checkpointing.interval}). Every option is checked
  * when this is created, at job start-up, so that a bad setting fails before any record is read.
  */
+@PublicEvolving
 public final class BlobKafkaConnectors {
 
     /** Appended to the transactional id prefix by the descriptor sink. */

@@ -2,11 +2,13 @@ package io.blobingest.kafka;
 
 import java.time.Duration;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
 
 /** Every Kafka-related option of the job, in the job's Flink configuration. */
+@PublicEvolving
 public final class BlobKafkaOptions {
 
     public static final ConfigOption<String> BOOTSTRAP_SERVERS = ConfigOptions.key("kafka.bootstrap-servers")

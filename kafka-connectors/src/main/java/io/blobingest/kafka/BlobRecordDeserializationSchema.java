@@ -2,8 +2,10 @@ package io.blobingest.kafka;
 
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.sink.BlobTypes;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
@@ -15,6 +17,7 @@ import org.apache.kafka.common.header.Header;
  * it came from. Interprets nothing, so it never fails on bad input: a bad record is classified and
  * dead-lettered downstream, whole.
  */
+@PublicEvolving
 public final class BlobRecordDeserializationSchema implements KafkaRecordDeserializationSchema<BlobRecord> {
 
     private static final long serialVersionUID = 1L;

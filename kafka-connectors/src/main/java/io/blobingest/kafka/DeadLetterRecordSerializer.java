@@ -7,6 +7,7 @@ import io.blobingest.placement.DeadLetter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -17,6 +18,7 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * followed by {@code blob.error} and {@code blob.error.detail}. A record that was dead-lettered
  * before keeps its old error headers; the last ones are the current error.
  */
+@PublicEvolving
 public final class DeadLetterRecordSerializer implements KafkaRecordSerializationSchema<DeadLetter> {
 
     private static final long serialVersionUID = 1L;

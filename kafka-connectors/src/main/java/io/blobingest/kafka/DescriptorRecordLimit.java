@@ -12,6 +12,7 @@ import java.io.Serializable;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigDef;
@@ -36,6 +37,7 @@ import org.apache.kafka.common.record.RecordBatch;
  * passed-through headers, {@code blob.source}, an External {@code blob.uri} and an Inline value are
  * counted as they are.
  */
+@PublicEvolving
 public final class DescriptorRecordLimit implements Serializable {
 
     private static final long serialVersionUID = 1L;

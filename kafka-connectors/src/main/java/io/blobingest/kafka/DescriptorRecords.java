@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -27,6 +28,7 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * sidecar kinds only), {@code blob.crc32c} (unless absent), {@code blob.features} (empty when none),
  * {@code blob.source}, then the passed-through attributes in their order.
  */
+@PublicEvolving
 public final class DescriptorRecords {
 
     private static final byte[] NO_VALUE = new byte[0];

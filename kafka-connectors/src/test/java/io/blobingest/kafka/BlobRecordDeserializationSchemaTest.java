@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobRecord;
+import io.blobingest.sink.BlobTypes;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.util.Collector;

@@ -13,6 +13,7 @@ import io.blobingest.placement.ClassifiedRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -13,6 +13,7 @@ import java.net.URI;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.ReadableConfig;
@@ -31,6 +32,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * RawPackSink.builder()...addDescriptorOutput(LanceDescriptorOutput.fromConfig(config)).build();
  * }</pre>
  */
+@PublicEvolving
 public final class LanceDescriptorOutput implements DescriptorOutput {
 
     private static final long serialVersionUID = 1L;

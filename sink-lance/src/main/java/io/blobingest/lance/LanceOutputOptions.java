@@ -2,10 +2,12 @@ package io.blobingest.lance;
 
 import io.blobingest.sink.DescriptorOutputOptions;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
 /** The options of the Lance dataset output ({@link LanceDescriptorOutput}). */
+@PublicEvolving
 public final class LanceOutputOptions {
 
     /** Defined beside the output SPI, where a job without this module still finds it. */

@@ -4,6 +4,7 @@ import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.internal.delivery.ManifestRowEmitter;
 import io.blobingest.sink.manifest.ManifestRow;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -16,6 +17,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * and sent once more, as the Raw Pack sink does with its committed descriptors
  * (docs/exactly-once.md, "A descriptor transaction lost").
  */
+@PublicEvolving
 public final class CheckedManifestRows {
 
     private CheckedManifestRows() {}

@@ -4,6 +4,7 @@ import io.blobingest.objectlayer.DescriptorRow;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -23,6 +24,7 @@ import org.apache.flink.core.fs.Path;
  * A check whose answer needs longer work (reading delivered data) does it in the background and
  * answers {@link Outcome#OPEN} until it is done.
  */
+@PublicEvolving
 public interface DescriptorDeliveryCheck extends Serializable {
 
     /** What became of one epoch's transaction. */

@@ -3,6 +3,7 @@ package io.blobingest.sink;
 import io.blobingest.objectlayer.DescriptorRow;
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
@@ -17,6 +18,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * outputs through {@link DescriptorOutputFactory}.
  */
 @FunctionalInterface
+@PublicEvolving
 public interface DescriptorOutput extends Serializable {
 
     /**

@@ -1,5 +1,6 @@
 package io.blobingest.sink;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
@@ -8,6 +9,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * so that a job jar without the output's module (and its dependencies) still builds and runs, and
  * adding the module's jar to the classpath is all it takes to enable it.
  */
+@PublicEvolving
 public interface DescriptorOutputFactory {
 
     /** The option whose presence in the configuration asks for this output. */

@@ -1,5 +1,6 @@
 package io.blobingest.sink;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -8,6 +9,7 @@ import org.apache.flink.configuration.ConfigOptions;
  * own, defined here, beside the {@link DescriptorOutputFactory} SPI, so that a job without an
  * output's jar can still name the option and the jar it is missing.
  */
+@PublicEvolving
 public final class DescriptorOutputOptions {
 
     public static final ConfigOption<String> LANCE_DATASET_URI = ConfigOptions.key("sink.lance.dataset-uri")

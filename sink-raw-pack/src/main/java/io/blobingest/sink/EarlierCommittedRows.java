@@ -2,6 +2,7 @@ package io.blobingest.sink;
 
 import io.blobingest.objectlayer.DescriptorRow;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
@@ -12,6 +13,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  *
  * @param base the base the rows' blob sets and sidecars lie under, as {@code sink.raw-pack.base-path} names one
  */
+@PublicEvolving
 public record EarlierCommittedRows(DataStream<DescriptorRow> rows, String base) {
 
     public EarlierCommittedRows {

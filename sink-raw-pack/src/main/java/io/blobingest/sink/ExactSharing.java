@@ -1,11 +1,14 @@
 package io.blobingest.sink;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * Whether a blob whose content equals one the job already stored gets a descriptor naming that
  * stored object instead of new bytes (docs/raw-pack-sink.md, "Exact sharing"). Identity is size
  * plus SHA-256; only Packed and Dedicated blobs are shared, never Inline ones (their bytes are in
  * the row).
  */
+@PublicEvolving
 public enum ExactSharing {
     /** Every blob is stored again. */
     OFF("off"),

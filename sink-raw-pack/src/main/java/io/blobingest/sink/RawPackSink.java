@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -71,6 +72,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * set, give this sink a uid ({@code sinkTo(sink).uid(...)}): the emitter and descriptor sink get
  * uids derived from it, so that the descriptor sink's state survives topology changes.
  */
+@PublicEvolving
 public final class RawPackSink
         implements Sink<PlacedBlob>,
                 SupportsWriterState<PlacedBlob, WriterState>,
@@ -223,7 +225,7 @@ public final class RawPackSink
         }
         CommittedDescriptorEmitter emitter =
                 new CommittedDescriptorEmitter(settings, deliveryCheck, !descriptorOutputs.isEmpty());
-        TypeInformation<DescriptorRow> rowType = TypeInformation.of(DescriptorRow.class);
+        TypeInformation<DescriptorRow> rowType = BlobTypes.DESCRIPTOR_ROW;
         String name = "Emit committed descriptors";
         SingleOutputStreamOperator<DescriptorRow> rows = (settings.exactSharing() == ExactSharing.WITHIN_JOB
                         ? committed.transform(

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
@@ -31,6 +32,7 @@ import org.apache.flink.core.fs.Path;
  * Every setting is one of {@link RawPackSinkOptions}; {@link #setConfiguration} reads them from a
  * Flink configuration. {@link #build()} checks them and names the offending option on error.
  */
+@PublicEvolving
 public final class RawPackSinkBuilder {
 
     private static final List<ConfigOption<?>> OPTIONS = List.of(

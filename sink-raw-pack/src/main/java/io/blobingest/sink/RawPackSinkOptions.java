@@ -1,11 +1,13 @@
 package io.blobingest.sink;
 
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
 
 /** Every configuration option of {@link RawPackSink}. */
+@PublicEvolving
 public final class RawPackSinkOptions {
 
     /** The largest Raw Pack the sink writes, and the default target. */

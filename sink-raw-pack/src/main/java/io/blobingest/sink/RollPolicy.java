@@ -1,6 +1,9 @@
 package io.blobingest.sink;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** When the sink closes a blob set and hands it to the committer. */
+@PublicEvolving
 public enum RollPolicy {
     /**
      * Every checkpoint (and the end of input) closes the open blob set: its descriptors are

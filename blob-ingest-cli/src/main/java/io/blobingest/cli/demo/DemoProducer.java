@@ -1,6 +1,6 @@
 package io.blobingest.cli.demo;
 
-import io.blobingest.testkit.kafka.EmbeddedKafkaBroker;
+import io.blobingest.broker.EmbeddedKafkaBroker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;

@@ -3,7 +3,7 @@ package io.blobingest.cli.e2e;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.kafka.DescriptorRecords;
 import io.blobingest.objectlayer.BlobFeatures;
 import io.blobingest.objectlayer.BlobKind;
@@ -155,7 +155,7 @@ final class BackfillFixture {
                 "-D",
                 "external.allowed-prefixes=" + prefix));
         args.addAll(List.of(extraArgs));
-        RunResult run = IngestJobITCase.runCli(args.toArray(String[]::new));
+        RunResult run = TestEnvironment.runCli(args.toArray(String[]::new));
         assertThat(run.exitCode()).as(run.output()).isZero();
         Files.delete(external.resolve(MISSING + ".bin"));
 

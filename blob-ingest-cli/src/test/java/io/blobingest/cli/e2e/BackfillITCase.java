@@ -4,15 +4,14 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.job.BackfillJob;
 import io.blobingest.job.IngestJob;
 import io.blobingest.job.IngestJobOptions;
-import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.job.launch.RetainedCheckpoints;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
-import io.blobingest.kafka.BlobTypes;
+import io.blobingest.kafka.DescriptorKafkaSink;
 import io.blobingest.kafka.DescriptorRecords;
 import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.objectlayer.BlobFeatures;
@@ -22,6 +21,7 @@ import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.ObjectLayer;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.sink.Failures;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.StoredBlobs;
@@ -41,7 +41,6 @@ import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -71,10 +70,7 @@ class BackfillITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     @TempDir
     static Path shared;
@@ -370,7 +366,7 @@ class BackfillITCase {
                 "-D",
                 "external.allowed-prefixes=" + fixture.externalPrefix));
         args.addAll(List.of(options));
-        return IngestJobITCase.runCli(args.toArray(String[]::new));
+        return TestEnvironment.runCli(args.toArray(String[]::new));
     }
 
     private static void createTopics(String name) throws Exception {
@@ -415,7 +411,7 @@ class BackfillITCase {
     }
 
     private static void assertPacksVerify(Path base) {
-        RunResult verify = IngestJobITCase.runCli("pack", "verify", base.toString());
+        RunResult verify = TestEnvironment.runCli("pack", "verify", base.toString());
         assertThat(verify.exitCode()).as(verify.output()).isZero();
         assertThat(verify.output()).contains(" 0 faults");
     }

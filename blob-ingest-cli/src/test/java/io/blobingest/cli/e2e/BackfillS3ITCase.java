@@ -2,7 +2,7 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.storage.FlinkFileSystemStorage;
 import io.blobingest.storage.testing.S3ServerExtension;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
@@ -10,7 +10,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,10 +29,7 @@ class BackfillS3ITCase {
     static final S3ServerExtension S3 = new S3ServerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(BackfillFixture.PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(BackfillFixture.PARTITIONS);
 
     @Test
     void backfillsManifestsOnS3IntoABaseOnS3(@TempDir Path dir) throws Exception {
@@ -61,7 +57,7 @@ class BackfillS3ITCase {
                 "1s",
                 "-D",
                 "external.allowed-prefixes=" + fixture.externalPrefix));
-        RunResult run = IngestJobITCase.runCli(S3CliOptions.withS3Options(S3, args.toArray(String[]::new)));
+        RunResult run = TestEnvironment.runCli(S3CliOptions.withS3Options(S3, args.toArray(String[]::new)));
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(fixture.manifests().getScheme()).isEqualTo("s3");

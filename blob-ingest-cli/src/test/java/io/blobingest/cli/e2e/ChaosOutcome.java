@@ -2,7 +2,7 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;
@@ -64,7 +64,7 @@ record ChaosOutcome(
                 .as("objects visible under " + base + " beside the delivery markers")
                 .containsExactlyElementsOf(committed);
 
-        RunResult verify = IngestJobITCase.runCli(S3CliOptions.withS3Options(s3, "pack", "verify", base.toString()));
+        RunResult verify = TestEnvironment.runCli(S3CliOptions.withS3Options(s3, "pack", "verify", base.toString()));
         assertThat(verify.exitCode()).as(verify.output()).isZero();
         assertThat(verify.output()).containsPattern("[1-9][0-9]* packs checked, 0 faults");
         System.out.printf(

@@ -8,8 +8,8 @@ import io.blobingest.job.IngestJob;
 import io.blobingest.job.IngestJobOptions;
 import io.blobingest.job.launch.RetainedCheckpoints;
 import io.blobingest.kafka.BlobKafkaOptions;
-import io.blobingest.kafka.BlobTypes;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.sink.FailOnceCommitSink;
 import io.blobingest.sink.Failures;
 import io.blobingest.sink.RawPackSink;
@@ -44,7 +44,6 @@ import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -96,11 +95,7 @@ class ChaosRunITCase {
     static final S3ServerExtension S3 = new S3ServerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .setConfiguration(exceptionHistory())
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS, exceptionHistory());
 
     /** One line of the report per fault: what it did and what the job did about it. */
     private record Struck(Fault fault, String evidence, int jobFailures, int restoredSubtasks, double seconds) {}

@@ -4,7 +4,7 @@ import static io.blobingest.placement.DeadLetterCode.DESCRIPTOR_TOO_LARGE;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.BlobIngestCli;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobFeatures;
 import io.blobingest.objectlayer.BlobKind;
@@ -16,8 +16,6 @@ import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +27,6 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -54,10 +51,7 @@ class DeadLetterITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     @TempDir
     Path dir;
@@ -408,8 +402,6 @@ class DeadLetterITCase {
         return new String(bytes, UTF_8);
     }
 
-    record RunResult(int exitCode, String output) {}
-
     /**
      * Sends the workload with the odd inputs among it to {@code <prefix>blobs} and runs the job
      * bounded on it, into {@code <prefix>descriptors} and {@code <prefix>dead-letters}, with no
@@ -438,15 +430,6 @@ class DeadLetterITCase {
                 "-D",
                 "restart-strategy.type=none"));
         options.addAll(List.of(settings));
-        return run(options.toArray(String[]::new));
-    }
-
-    private static RunResult run(String... options) {
-        List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", KAFKA.bootstrapServers()));
-        args.addAll(List.of(options));
-        StringWriter out = new StringWriter();
-        int exitCode = BlobIngestCli.execute(
-                args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(out, true));
-        return new RunResult(exitCode, out.toString());
+        return TestEnvironment.run(KAFKA, options.toArray(String[]::new));
     }
 }

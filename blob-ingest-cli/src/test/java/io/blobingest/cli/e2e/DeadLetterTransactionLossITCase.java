@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blobingest.job.IngestJob;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
-import io.blobingest.kafka.BlobTypes;
 import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +29,6 @@ import java.util.stream.Stream;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -67,10 +66,7 @@ class DeadLetterTransactionLossITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     /** Every fifth input is refused: a null value without {@code blob.uri}. */
     static boolean bad(int index) {

@@ -3,9 +3,9 @@ package io.blobingest.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.IngestJob;
-import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.kafka.DescriptorKafkaSink;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.RawPackSinkOptions;
@@ -27,7 +27,6 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
@@ -63,10 +62,7 @@ class DescriptorTransactionLossITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     @BeforeAll
     static void produceWorkload() throws Exception {

@@ -2,6 +2,7 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.job.IngestJob;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.lance.LanceOutputOptions;
@@ -42,7 +43,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -71,10 +71,7 @@ class ExactSharingITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     @TempDir
     Path dir;
@@ -155,12 +152,12 @@ class ExactSharingITCase {
                 .isBetween(uniqueBytes, uniqueBytes + TestWorkload.MIB);
 
         assertEveryPackRecordsItsEntriesSha256(base);
-        IngestJobITCase.RunResult verify = IngestJobITCase.runCli("pack", "verify", base.toString());
+        RunResult verify = TestEnvironment.runCli("pack", "verify", base.toString());
         assertThat(verify.exitCode())
                 .as("pack verify checks each payload against its recorded SHA-256: %s", verify.output())
                 .isZero();
 
-        IngestJobITCase.RunResult gc = IngestJobITCase.runCli(
+        RunResult gc = TestEnvironment.runCli(
                 "gc", "--base", base.toUri().toString(), "--delete", "--grace", "0s", "--no-checkpoints");
         assertThat(gc.exitCode()).as(gc.output()).isZero();
         PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);

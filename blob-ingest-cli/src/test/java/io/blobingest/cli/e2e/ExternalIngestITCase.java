@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.blobingest.cli.BlobIngestCli;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.job.IngestJob;
 import io.blobingest.job.IngestJobOptions;
 import io.blobingest.kafka.BlobKafkaOptions;
@@ -22,8 +22,6 @@ import io.blobingest.sink.StoredBlobs;
 import io.blobingest.storage.testing.FlakyFileSystem;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +36,6 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -66,10 +63,7 @@ class ExternalIngestITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     @TempDir
     Path dir;
@@ -231,7 +225,8 @@ class ExternalIngestITCase {
         KAFKA.send(inputs);
         Path base = dir.resolve("base");
 
-        RunResult run = run(
+        RunResult run = TestEnvironment.run(
+                KAFKA,
                 "--input-topic",
                 "external-blobs",
                 "--descriptor-topic",
@@ -324,7 +319,8 @@ class ExternalIngestITCase {
 
         RunResult run = assertTimeoutPreemptively(
                 Duration.ofMinutes(4),
-                () -> run(
+                () -> TestEnvironment.run(
+                        KAFKA,
                         "--input-topic",
                         "slow-blobs",
                         "--descriptor-topic",
@@ -586,16 +582,5 @@ class ExternalIngestITCase {
         CRC32C crc = new CRC32C();
         crc.update(bytes);
         return crc.getValue();
-    }
-
-    private record RunResult(int exitCode, String output) {}
-
-    private static RunResult run(String... options) {
-        List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", KAFKA.bootstrapServers()));
-        args.addAll(List.of(options));
-        StringWriter out = new StringWriter();
-        int exitCode = BlobIngestCli.execute(
-                args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(out, true));
-        return new RunResult(exitCode, out.toString());
     }
 }

@@ -1,6 +1,6 @@
 package io.blobingest.cli.e2e;
 
-import io.blobingest.job.internal.DelegatingDescriptorSink;
+import io.blobingest.kafka.internal.DelegatingDescriptorSink;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.Failures;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.blobingest.cli.e2e;
 
-import io.blobingest.job.internal.DelegatingKafkaSink;
+import io.blobingest.kafka.internal.DelegatingKafkaSink;
 import io.blobingest.placement.DeadLetter;
 import java.io.IOException;
 import java.util.Properties;

@@ -1,6 +1,6 @@
 package io.blobingest.cli.e2e;
 
-import io.blobingest.job.internal.DelegatingDescriptorSink;
+import io.blobingest.kafka.internal.DelegatingDescriptorSink;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;

@@ -1,9 +1,9 @@
 package io.blobingest.cli.e2e;
 
-import static io.blobingest.cli.e2e.IngestJobITCase.runCli;
+import static io.blobingest.cli.e2e.TestEnvironment.runCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.storage.testing.InProgressUpload;
 import io.blobingest.storage.testing.S3ServerExtension;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
@@ -14,7 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.ClusterClient;
 import org.apache.flink.runtime.client.JobStatusMessage;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectClusterClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -40,10 +39,7 @@ class GcCommandITCase {
     static final S3ServerExtension S3 = new S3ServerExtension("blob-ingest");
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     @Test
     void gcListsThenAbortsTheUploadsAndPartsOfACancelledJobButNothingCommitted(

@@ -2,13 +2,13 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.job.IngestJob;
-import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.kafka.BlobKafkaOptions;
-import io.blobingest.kafka.BlobTypes;
+import io.blobingest.kafka.DescriptorKafkaSink;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.sink.FailOnceCommitSink;
 import io.blobingest.sink.Failures;
 import io.blobingest.sink.RawPackSink;
@@ -31,7 +31,6 @@ import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -64,10 +63,7 @@ class IngestJobFailoverITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     /** Every run reads the same input topic with its own consumer group and output topics. */
     @BeforeAll
@@ -109,7 +105,7 @@ class IngestJobFailoverITCase {
         assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
         StoredBlobs stored = new StoredBlobs(base);
         stored.assertOnlyCommittedFilesAreVisible(stored.committedManifests());
-        RunResult verify = IngestJobITCase.runCli("pack", "verify", base.toString());
+        RunResult verify = TestEnvironment.runCli("pack", "verify", base.toString());
         assertThat(verify.exitCode()).as(verify.output()).isZero();
         assertThat(verify.output()).contains(" 0 faults");
     }

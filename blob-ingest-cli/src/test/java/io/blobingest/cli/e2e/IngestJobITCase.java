@@ -1,18 +1,14 @@
 package io.blobingest.cli.e2e;
 
+import static io.blobingest.cli.e2e.TestEnvironment.runCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.BlobIngestCli;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,10 +26,7 @@ class IngestJobITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     @TempDir
     Path dir;
@@ -46,7 +39,8 @@ class IngestJobITCase {
         KAFKA.createTopic("dead-letters", 1);
         Path base = dir.resolve("base");
 
-        RunResult run = run(
+        RunResult run = TestEnvironment.run(
+                KAFKA,
                 "--input-topic",
                 "blobs",
                 "--descriptor-topic",
@@ -76,19 +70,5 @@ class IngestJobITCase {
     static void produce(TestWorkload workload, String topic) throws Exception {
         KAFKA.createTopic(topic, PARTITIONS);
         workload.send(KAFKA, topic, PARTITIONS, 0, workload.count());
-    }
-
-    record RunResult(int exitCode, String output) {}
-
-    RunResult run(String... options) {
-        List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", KAFKA.bootstrapServers()));
-        args.addAll(List.of(options));
-        return runCli(args.toArray(String[]::new));
-    }
-
-    static RunResult runCli(String... args) {
-        StringWriter out = new StringWriter();
-        int exitCode = BlobIngestCli.execute(args, new PrintWriter(out, true), new PrintWriter(out, true));
-        return new RunResult(exitCode, out.toString());
     }
 }

@@ -1,9 +1,9 @@
 package io.blobingest.cli.e2e;
 
-import static io.blobingest.cli.e2e.IngestJobITCase.runCli;
+import static io.blobingest.cli.e2e.TestEnvironment.runCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.io.IOException;

@@ -3,13 +3,13 @@ package io.blobingest.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.IngestJob;
-import io.blobingest.job.internal.DescriptorKafkaSink;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
-import io.blobingest.kafka.BlobTypes;
+import io.blobingest.kafka.DescriptorKafkaSink;
 import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.sink.DescriptorOutput;
 import io.blobingest.sink.Failures;
 import io.blobingest.sink.RawPackSinkOptions;
@@ -35,7 +35,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -79,10 +78,7 @@ class LanceOutputITCase {
     static final S3ServerExtension S3 = new S3ServerExtension("blob-ingest-lance");
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     /** Where the dataset and the blob base live. */
     enum Storage {

@@ -3,7 +3,7 @@ package io.blobingest.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.storage.testing.S3ServerExtension;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import io.blobingest.testkit.net.LatencyProxy;
@@ -235,7 +235,7 @@ class OperatorChaosITCase {
             drain.destroy();
         }
         String base = S3.uri(PREFIX).toString();
-        RunResult gc = IngestJobITCase.runCli(
+        RunResult gc = TestEnvironment.runCli(
                 S3CliOptions.withS3Options(S3, "gc", "--base", base, "--delete", "--grace", "0s", "--no-checkpoints"));
         assertThat(gc.exitCode()).as(gc.output()).isZero();
         System.out.println("operator chaos: gc: " + lastLine(gc.output()));

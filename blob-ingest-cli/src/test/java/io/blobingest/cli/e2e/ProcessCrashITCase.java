@@ -2,7 +2,7 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.nio.file.Path;
@@ -75,7 +75,7 @@ class ProcessCrashITCase {
             assertThat(KAFKA.drainCommitted("dead-letters")).as("dead letters").isEmpty();
             StoredBlobs stored = new StoredBlobs(base);
             stored.assertOnlyCommittedFilesAreVisible(stored.committedManifests());
-            RunResult verify = IngestJobITCase.runCli("pack", "verify", base.toString());
+            RunResult verify = TestEnvironment.runCli("pack", "verify", base.toString());
             assertThat(verify.exitCode()).as(verify.output()).isZero();
             assertThat(verify.output()).contains(" 0 faults");
         } catch (AssertionError | Exception e) {

@@ -2,7 +2,7 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -124,7 +124,7 @@ class RerunITCase {
     private static RunResult run(List<String> command, String... more) {
         List<String> args = new ArrayList<>(command);
         args.addAll(List.of(more));
-        return IngestJobITCase.runCli(args.toArray(String[]::new));
+        return TestEnvironment.runCli(args.toArray(String[]::new));
     }
 
     /** The highest epoch of the delivery markers {@code <epoch>-<subtask>} anywhere under {@code <base>/_delivered}. */

@@ -2,7 +2,7 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.job.launch.RetainedCheckpoints;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
@@ -91,7 +91,7 @@ class RescaleITCase {
             run3.addAll(List.of("--bounded", "-D", FailOnceAtCheckpointOutput.option("rescale-run3", 1)));
             send(4);
             long start = System.nanoTime();
-            RunResult third = IngestJobITCase.runCli(run3.toArray(String[]::new));
+            RunResult third = TestEnvironment.runCli(run3.toArray(String[]::new));
             System.out.printf(
                     "run 3 took %d ms%n",
                     Duration.ofNanos(System.nanoTime() - start).toMillis());

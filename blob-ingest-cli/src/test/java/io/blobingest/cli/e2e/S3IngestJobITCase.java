@@ -1,9 +1,9 @@
 package io.blobingest.cli.e2e;
 
-import static io.blobingest.cli.e2e.IngestJobITCase.runCli;
+import static io.blobingest.cli.e2e.TestEnvironment.runCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.storage.FlinkFileSystemStorage;
@@ -25,7 +25,6 @@ import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.ClusterClient;
 import org.apache.flink.runtime.client.JobStatusMessage;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectClusterClient;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -55,10 +54,7 @@ class S3IngestJobITCase {
     static final S3ServerExtension S3 = new S3ServerExtension("blob-ingest");
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     @ParameterizedTest(name = "roll policy {0}")
     @ValueSource(strings = {"on-checkpoint", "size-or-time"})

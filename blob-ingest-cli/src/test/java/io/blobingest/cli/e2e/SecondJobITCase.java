@@ -2,7 +2,7 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,7 +54,7 @@ class SecondJobITCase {
             // The first run's claim of the lineage would refuse this start at once (DoubleSubmitITCase);
             // with no claim window left it is the watch of the transactional ids that must refuse it.
             second.addAll(List.of("-D", "kafka.lineage-claim-window=0s"));
-            RunResult refused = IngestJobITCase.runCli(second.toArray(String[]::new));
+            RunResult refused = TestEnvironment.runCli(second.toArray(String[]::new));
             assertThat(refused.exitCode()).as(refused.output()).isEqualTo(2);
             assertThat(refused.output())
                     .contains(

@@ -2,7 +2,7 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ class SecretSettingsITCase {
         RunResult result;
         String log;
         try (CapturedLog captured = new CapturedLog()) {
-            result = IngestJobITCase.runCli(run.toArray(String[]::new));
+            result = TestEnvironment.runCli(run.toArray(String[]::new));
             log = captured.text();
         }
 
@@ -63,7 +63,7 @@ class SecretSettingsITCase {
         List<String> run = command(dir.resolve("base"));
         run.addAll(List.of("-D", "kafka.properties=security.protocol:PLAINTEXT,sasl.jaas.config:'" + JAAS + "'"));
 
-        RunResult result = IngestJobITCase.runCli(run.toArray(String[]::new));
+        RunResult result = TestEnvironment.runCli(run.toArray(String[]::new));
 
         assertThat(result.exitCode()).as(result.output()).isEqualTo(2);
         assertThat(result.output())

@@ -29,7 +29,6 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectClusterClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -58,10 +57,7 @@ class StopWithDrainITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(PARTITIONS)
-            .build());
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
 
     @TempDir
     Path dir;

@@ -2,7 +2,7 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.IngestJobITCase.RunResult;
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.job.launch.RetainedCheckpoints;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
@@ -68,7 +68,7 @@ class UpgradeResumeITCase {
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_KILL, BEFORE_UPGRADE);
             List<String> bounded = new ArrayList<>(run);
             bounded.add("--bounded");
-            RunResult refused = IngestJobITCase.runCli(bounded.toArray(String[]::new));
+            RunResult refused = TestEnvironment.runCli(bounded.toArray(String[]::new));
             assertThat(refused.exitCode()).as(refused.output()).isEqualTo(2);
             assertThat(refused.output())
                     .contains(
@@ -86,7 +86,7 @@ class UpgradeResumeITCase {
                     "-D",
                     FailOnceAtCheckpointOutput.option("upgrade", 1)));
             long start = System.nanoTime();
-            RunResult resumed = IngestJobITCase.runCli(resume.toArray(String[]::new));
+            RunResult resumed = TestEnvironment.runCli(resume.toArray(String[]::new));
             System.out.printf(
                     "the resumed run took %d ms%n",
                     Duration.ofNanos(System.nanoTime() - start).toMillis());
@@ -100,7 +100,7 @@ class UpgradeResumeITCase {
 
             // The next start of the same command, as an operator's routine restart, goes on from there.
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_UPGRADE, WORKLOAD.count());
-            RunResult next = IngestJobITCase.runCli(bounded.toArray(String[]::new));
+            RunResult next = TestEnvironment.runCli(bounded.toArray(String[]::new));
             assertThat(next.exitCode()).as(next.output()).isZero();
             Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
             PipelineOutput.read(KAFKA, "descriptors", base).assertExactlyOnceAndByteExact(WORKLOAD, all);

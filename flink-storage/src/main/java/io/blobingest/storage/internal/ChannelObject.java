@@ -6,12 +6,14 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A file read through the channel it was opened as, never opened again by name: what was checked
  * when it was opened is what every read gets. The channel has one position, so reads take turns;
  * its users read one object from one thread at a time.
  */
+@Internal
 public final class ChannelObject implements ReadableObject {
 
     private final String location;

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.ByteBufferReadable;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FileSystem;
@@ -33,6 +34,7 @@ import org.slf4j.LoggerFactory;
  * {@link FSDataInputStream#seek}, is avoided: Flink's Hadoop stream turns a forward seek of up to
  * 1 MiB into {@code skip()}, which reads the gap through many small GETs.
  */
+@Internal
 public final class FlinkReadableObject implements ReadableObject {
 
     private static final Logger LOG = LoggerFactory.getLogger(FlinkReadableObject.class);

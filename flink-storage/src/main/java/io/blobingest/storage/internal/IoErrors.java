@@ -3,8 +3,10 @@ package io.blobingest.storage.internal;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 
 /** Adds context (which object, which range) to an I/O error without changing its kind. */
+@Internal
 public final class IoErrors {
 
     private IoErrors() {}

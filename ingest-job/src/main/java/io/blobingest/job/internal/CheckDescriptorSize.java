@@ -5,6 +5,7 @@ import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.PlacedBlob;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -18,6 +19,7 @@ import org.apache.flink.util.Collector;
  * the fetch codes, and an ingest-mode blob's value (an Inline one's descriptor carries its bytes)
  * is known only once fetched. One stage thus sees Kafka-carried and fetched blobs alike.
  */
+@Internal
 public final class CheckDescriptorSize extends ProcessFunction<PlacedBlob, PlacedBlob> {
 
     private static final long serialVersionUID = 1L;

@@ -1,6 +1,5 @@
 package io.blobingest.job.internal;
 
-import io.blobingest.kafka.BlobTypes;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.BlobRecordClassifier;
 import io.blobingest.placement.ClassifiedRecord;
@@ -9,6 +8,7 @@ import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.storage.ConfinedFileStorage;
 import io.blobingest.storage.RefusedFileException;
 import java.io.FileNotFoundException;
@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -30,6 +31,7 @@ import org.apache.flink.util.OutputTag;
  * cannot stall the stream.
  * Dead letters are counted where every stage's meet, in {@link CountDeadLetters}.
  */
+@Internal
 public final class ClassifyRecords extends ProcessFunction<BlobRecord, Either<PlacedBlob, ExternalFetch>> {
 
     private static final long serialVersionUID = 1L;

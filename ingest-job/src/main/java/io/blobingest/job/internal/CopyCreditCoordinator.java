@@ -2,6 +2,7 @@ package io.blobingest.job.internal;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequestHandler;
@@ -27,6 +28,7 @@ import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRespo
  * <p>Any failover of a subtask fails every subtask here (the hop connects all of them), so any
  * reset frees every credit.
  */
+@Internal
 public final class CopyCreditCoordinator implements OperatorCoordinator, CoordinationRequestHandler {
 
     /** Which operator a coordinator serves. */

@@ -4,6 +4,7 @@ import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
 import java.util.EnumMap;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
@@ -17,6 +18,7 @@ import org.apache.flink.metrics.MetricGroup;
  * the client when it finishes. Like every accumulator they count from the last (re)start of the
  * task only.
  */
+@Internal
 public final class CountDeadLetters extends RichMapFunction<DeadLetter, DeadLetter> {
 
     private static final long serialVersionUID = 1L;

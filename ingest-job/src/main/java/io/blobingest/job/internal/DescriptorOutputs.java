@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
 
@@ -17,6 +18,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * brings 187 MB of Lance natives); one the configuration asks for but the classpath lacks fails the
  * job's build, naming the jar to add, rather than leaving the output out.
  */
+@Internal
 public final class DescriptorOutputs {
 
     /** An output this project ships in its own jar. */

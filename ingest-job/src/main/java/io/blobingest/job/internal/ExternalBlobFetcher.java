@@ -21,6 +21,7 @@ import java.nio.file.NoSuchFileException;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.types.Either;
 
 /**
@@ -40,6 +41,7 @@ import org.apache.flink.types.Either;
  *
  * <p>Blocking; thread-safe. The fetch stage calls it on its own threads.
  */
+@Internal
 public final class ExternalBlobFetcher implements Serializable {
 
     private static final long serialVersionUID = 1L;

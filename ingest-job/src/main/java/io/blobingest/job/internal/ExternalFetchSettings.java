@@ -5,6 +5,7 @@ import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.storage.RetryPolicy;
 import java.io.Serializable;
 import java.time.Duration;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.util.TimeUtils;
@@ -16,6 +17,7 @@ import org.apache.flink.util.TimeUtils;
  * @param retries how a fetch, and the sink's copy of a Dedicated blob, retry transient errors
  * @param timeout how long one fetch may take, every try and wait included
  */
+@Internal
 public record ExternalFetchSettings(int concurrency, RetryPolicy retries, Duration timeout) implements Serializable {
 
     private static final long serialVersionUID = 1L;

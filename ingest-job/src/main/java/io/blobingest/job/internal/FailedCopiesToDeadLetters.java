@@ -7,6 +7,7 @@ import io.blobingest.placement.PlacedBlob;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.jobgraph.OperatorID;
@@ -38,6 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Metrics under {@code externalCopy}: {@code deadLetters.<code>} for the codes a copy gives.
  */
+@Internal
 public final class FailedCopiesToDeadLetters extends AbstractStreamOperator<PlacedBlob>
         implements OneInputStreamOperator<PlacedBlob, PlacedBlob> {
 

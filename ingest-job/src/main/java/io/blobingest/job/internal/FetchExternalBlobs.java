@@ -1,10 +1,10 @@
 package io.blobingest.job.internal;
 
-import io.blobingest.kafka.BlobTypes;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.storage.ReadThreads;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -78,6 +79,7 @@ import org.slf4j.LoggerFactory;
  * {@code within-job} sharing: fetched Dedicated copies waiting for a {@link CopyCredits credit}
  * to cross the hop to the writers), and {@code deadLetters.<code>} for the codes this stage gives.
  */
+@Internal
 public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
         implements OneInputStreamOperator<Either<PlacedBlob, ExternalFetch>, PlacedBlob>, BoundedOneInput {
 

@@ -2,6 +2,7 @@ package io.blobingest.job.internal;
 
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
@@ -18,6 +19,7 @@ import org.apache.flink.types.Either;
  * copies cross a network hop to the writers, and the stage sends them on only with a credit of its
  * {@link CopyCreditCoordinator} ({@link #withCopyCredits}).
  */
+@Internal
 public class FetchExternalBlobsFactory extends AbstractStreamOperatorFactory<PlacedBlob>
         implements OneInputStreamOperatorFactory<Either<PlacedBlob, ExternalFetch>, PlacedBlob> {
 

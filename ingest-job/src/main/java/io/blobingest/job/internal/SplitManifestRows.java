@@ -1,6 +1,5 @@
 package io.blobingest.job.internal;
 
-import io.blobingest.kafka.BlobTypes;
 import io.blobingest.kafka.DescriptorRecordLimit;
 import io.blobingest.kafka.DescriptorRecords;
 import io.blobingest.objectlayer.BlobDescriptor;
@@ -11,6 +10,7 @@ import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.sink.manifest.ManifestRow;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -41,6 +42,7 @@ import org.apache.kafka.common.header.Header;
  * max.request.size}, or before this check, when such a set was committed and only its descriptor
  * failed.
  */
+@Internal
 public final class SplitManifestRows extends ProcessFunction<ManifestRow, BlobRecord> {
 
     private static final long serialVersionUID = 1L;

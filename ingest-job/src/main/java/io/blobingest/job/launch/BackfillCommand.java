@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.Path;
@@ -40,6 +41,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "Re-enter External references in ingest mode: the rows of descriptor manifests (--from), or a"
                 + " topic of references (--input-topic); a bounded job.")
+@PublicEvolving
 public final class BackfillCommand implements Callable<Integer> {
 
     private static final String DEFAULT_PREFIX = "blob-backfill-";

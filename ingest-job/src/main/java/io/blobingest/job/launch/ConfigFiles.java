@@ -3,6 +3,7 @@ package io.blobingest.job.launch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.IllegalConfigurationException;
@@ -10,6 +11,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
 /** Loads a {@code --config} file: Flink YAML, read by Flink's own loader. */
+@PublicEvolving
 public final class ConfigFiles {
 
     private ConfigFiles() {}

@@ -3,6 +3,7 @@ package io.blobingest.job.launch;
 import io.blobingest.storage.FlinkFileSystems;
 import java.nio.file.Path;
 import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.Configuration;
 
 /**
@@ -10,6 +11,7 @@ import org.apache.flink.configuration.Configuration;
  * property {@value LaunchOptions#PLUGINS_DIR_PROPERTY}, which the {@code ./blob-ingest} launcher sets to the
  * {@code flink-plugins} directory shipped beside {@code blob-ingest.jar}.
  */
+@PublicEvolving
 public final class FlinkPlugins {
 
     private FlinkPlugins() {}

@@ -2,6 +2,7 @@ package io.blobingest.job.launch;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import org.apache.flink.annotation.PublicEvolving;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,6 +21,7 @@ import picocli.CommandLine.Spec;
         versionProvider = JobCli.Version.class,
         description = "Exactly-once blob ingest from Kafka into Lance Blob v2 objects: the job's commands.",
         subcommands = {RunCommand.class, BackfillCommand.class})
+@PublicEvolving
 public final class JobCli implements Runnable {
 
     public static final int EXIT_OK = 0;

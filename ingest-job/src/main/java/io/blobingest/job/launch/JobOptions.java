@@ -1,10 +1,10 @@
 package io.blobingest.job.launch;
 
 import io.blobingest.job.RunBaseline;
-import io.blobingest.job.internal.DescriptorTopicRecreatedException;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.BoundedRunOffsets;
+import io.blobingest.kafka.DescriptorTopicRecreatedException;
 import io.blobingest.kafka.LineageClaims;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;

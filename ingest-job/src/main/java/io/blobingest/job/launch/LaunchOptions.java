@@ -1,12 +1,14 @@
 package io.blobingest.job.launch;
 
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What every JVM running blob-ingest is started with: the {@code ./blob-ingest} launcher script,
  * the build's test JVMs ({@code test.argLine}) and the bench's child JVMs. The script and the
  * build cannot read Java constants, so {@code LaunchOptionsTest} checks that they say the same.
  */
+@PublicEvolving
 public final class LaunchOptions {
 
     /** Arrow (descriptor manifests, the Object Layer) needs reflective access to these packages. */

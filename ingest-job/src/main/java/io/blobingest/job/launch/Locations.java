@@ -3,8 +3,10 @@ package io.blobingest.job.launch;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** Locations given on the command line: a local path, or a URI such as {@code s3://bucket/prefix}. */
+@PublicEvolving
 public final class Locations {
 
     private static final Pattern WITH_SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*://.*");

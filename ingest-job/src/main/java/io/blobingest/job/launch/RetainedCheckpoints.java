@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.RecoveryClaimMode;
 import org.apache.flink.core.fs.FSDataInputStream;
@@ -36,6 +37,7 @@ import org.apache.flink.core.fs.Path;
  * program) may be anyone's: when its newest checkpoint is newer than the start's own, {@link
  * #select} refuses rather than guess.
  */
+@PublicEvolving
 public final class RetainedCheckpoints {
 
     /** The file in {@code <dir>/<job id>/} that names the job's lineage, in UTF-8. */

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
@@ -28,6 +29,7 @@ import picocli.CommandLine.Spec;
         name = "run",
         mixinStandardHelpOptions = true,
         description = "Run the ingest job: Kafka -> placement -> Raw Packs / Dedicated sidecars -> descriptors.")
+@PublicEvolving
 public final class RunCommand implements Callable<Integer> {
 
     @Spec

@@ -3,7 +3,6 @@ package io.blobingest.job.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.BlobRecord;
@@ -14,6 +13,7 @@ import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
 import io.blobingest.placement.PlacementPolicy;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.storage.RetryPolicy;
 import io.blobingest.storage.testing.FlakyFileSystem;
 import java.io.StringWriter;

@@ -2,6 +2,7 @@ package io.blobingest.kafka.internal;
 
 import java.util.List;
 import java.util.Properties;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -33,6 +34,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * <p>Its readers end their input together, when the last of them has read its splits ({@link
  * JointEndReader} says why a bounded run of the Raw Pack sink needs that).
  */
+@Internal
 public final class BoundedKafkaSource<T>
         implements Source<T, KafkaPartitionSplit, KafkaSourceEnumState>, ResultTypeQueryable<T> {
 

@@ -3,6 +3,7 @@ package io.blobingest.kafka.internal;
 import io.blobingest.kafka.BlobKafkaOptions;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -12,6 +13,7 @@ import org.apache.kafka.common.config.ConfigDef;
  * The extra client properties of {@link BlobKafkaOptions#CLIENT_PROPERTIES}, refusing those that
  * would silently override a dedicated option or the connectors' own settings.
  */
+@Internal
 public final class ClientProperties {
 
     private static final Map<String, String> OWNED = Map.of(

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
 
@@ -16,6 +17,7 @@ import org.apache.kafka.clients.admin.TransactionState;
  * so new ids appear, and its transactions commit. A crashed job's ids only change by the
  * coordinator aborting a lingering transaction once it times out, which is no sign of life.
  */
+@Internal
 public record TransactionActivity(Map<String, TransactionState> states) {
 
     private static final Set<TransactionState> ABORTING =

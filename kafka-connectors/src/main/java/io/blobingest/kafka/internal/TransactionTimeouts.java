@@ -2,6 +2,7 @@ package io.blobingest.kafka.internal;
 
 import io.blobingest.kafka.BlobKafkaOptions;
 import java.time.Duration;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.configuration.ReadableConfig;
@@ -22,6 +23,7 @@ import org.apache.flink.util.TimeUtils;
  * task is doing), or, if the job fails, the restart that commits it has to happen: the restart
  * allowance.
  */
+@Internal
 public final class TransactionTimeouts {
 
     private TransactionTimeouts() {}

@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
@@ -37,6 +38,7 @@ import org.slf4j.LoggerFactory;
  * checkpoints above it, so a commit that succeeded just before a failure (or whose success was
  * never reported) is recognised and skipped. Checkpoints commit in order, one transaction each.
  */
+@Internal
 public final class LanceCommitter extends AbstractStreamOperator<Void> implements OneInputStreamOperator<byte[], Void> {
 
     private static final long serialVersionUID = 1L;

@@ -8,6 +8,7 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -29,6 +30,7 @@ import org.lance.FragmentMetadata;
  * manifest source reads them again), and data files written but never committed are unreferenced
  * files, which Lance's cleanup removes.
  */
+@Internal
 public final class LanceFragmentWriter extends AbstractStreamOperator<byte[]>
         implements OneInputStreamOperator<DescriptorRow, byte[]> {
 

@@ -19,6 +19,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The Lance dataset's schema, one row per placed blob, and how a batch of rows fills it. The
@@ -26,6 +27,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * utf8, position uint64, size uint64>} marked with the extension name {@code lance.blob.v2}; Lance
  * stores its own descriptor for it.
  */
+@Internal
 public final class LanceRowSchema {
 
     public static final String KEY = "key";

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.lance.BasePath;
 import org.lance.WriteParams;
 
@@ -15,6 +16,7 @@ import org.lance.WriteParams;
  * @param blobBase {@code sink.raw-pack.base-path} as a URI; registered as the dataset's external blob base
  *     so that references into it are stored relative to it
  */
+@Internal
 public record LanceSettings(String datasetUri, String blobBase, Map<String, String> storageOptions)
         implements Serializable {
 

@@ -31,6 +31,7 @@ import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
@@ -47,6 +48,7 @@ import org.apache.flink.core.fs.Path;
  * <p>Rows are read once, in file order, one at a time ({@link #nextRow}) or all at once. Not
  * thread-safe.
  */
+@PublicEvolving
 public final class DescriptorManifestReader implements Closeable {
 
     /** Features this build's readers understand; a manifest requiring another is refused. */

@@ -10,6 +10,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The Arrow schema of a descriptor manifest, spec.md section 5:
@@ -39,6 +40,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *                                                                       the manifest's own
  * </pre>
  */
+@PublicEvolving
 public final class DescriptorManifestSchema {
 
     public static final String SPEC_VERSION = "1";

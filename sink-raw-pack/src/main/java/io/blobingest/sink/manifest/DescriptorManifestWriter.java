@@ -28,12 +28,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Writes the descriptor manifest of one blob set as an Arrow IPC file (spec.md section 5) into an
  * {@link OutputStream}, in record batches of bounded size. The stream is flushed but not closed: a
  * {@code RecoverableFsDataOutputStream} must be closed for commit by its owner.
  */
+@PublicEvolving
 public final class DescriptorManifestWriter {
 
     static final int MAX_ROWS_PER_BATCH = 4096;

@@ -1,5 +1,6 @@
 package io.blobingest.testkit.kafka;
 
+import io.blobingest.broker.EmbeddedKafkaBroker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

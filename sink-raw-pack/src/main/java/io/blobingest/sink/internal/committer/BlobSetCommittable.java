@@ -6,6 +6,7 @@ import io.blobingest.sink.internal.writer.PendingSidecar;
 import io.blobingest.sink.internal.writer.SidecarKind;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
 
@@ -21,6 +22,7 @@ import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
  * @param sharingIndexEntries the objects the writer's exact sharing index remembered when it sealed
  *     the set, or {@link #NO_SHARING_INDEX}: sharing off, or a committable read from version 1 bytes
  */
+@Internal
 public record BlobSetCommittable(
         String basePath,
         String blobSet,

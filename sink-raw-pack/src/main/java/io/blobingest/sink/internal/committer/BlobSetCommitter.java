@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
@@ -43,6 +44,7 @@ import org.slf4j.LoggerFactory;
  * under the job) fails the commit with an {@link IOException} naming the file, before the
  * manifest is published: the job fails rather than announce bytes that are not there.
  */
+@Internal
 public final class BlobSetCommitter implements Committer<BlobSetCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(BlobSetCommitter.class);

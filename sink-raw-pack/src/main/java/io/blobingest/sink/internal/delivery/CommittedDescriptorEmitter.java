@@ -1,6 +1,7 @@
 package io.blobingest.sink.internal.delivery;
 
 import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.sink.BlobTypes;
 import io.blobingest.sink.DescriptorDeliveryCheck;
 import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.RawPackSink;
@@ -11,7 +12,7 @@ import io.blobingest.sink.internal.writer.SinkSettings;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
 import java.util.function.Predicate;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
@@ -74,6 +75,7 @@ import org.slf4j.LoggerFactory;
  * committed (an index never shrinks while its task runs), summed over the subtasks ({@link
  * SumOfLatestValues}).
  */
+@Internal
 public final class CommittedDescriptorEmitter
         extends DeliveryCheckedEmitter<CommittableMessage<BlobSetCommittable>, EmittedBlobSet> {
 
@@ -89,7 +91,7 @@ public final class CommittedDescriptorEmitter
      * aborted descriptor epoch; filled only when built with {@code emitOnce}.
      */
     public static final OutputTag<DescriptorRow> ONCE =
-            new OutputTag<>("committed-descriptors-once", TypeInformation.of(DescriptorRow.class));
+            new OutputTag<>("committed-descriptors-once", BlobTypes.DESCRIPTOR_ROW);
 
     private final boolean emitOnce;
     private final boolean exactSharing;

@@ -13,6 +13,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
@@ -43,6 +44,7 @@ import org.slf4j.LoggerFactory;
  * its markers stay directly under the lineage's directory, as they always were, and count as the
  * earliest run.
  */
+@Internal
 public final class DeliveryMarkers {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryMarkers.class);

@@ -1,6 +1,7 @@
 package io.blobingest.sink.internal.delivery;
 
 import io.blobingest.sink.internal.sharing.ContentRouting;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.runtime.checkpoint.CheckpointOptions;
 import org.apache.flink.runtime.checkpoint.SavepointType;
@@ -60,6 +61,7 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
  * Flink takes, one too few to deliver the descriptors of the set it seals: that savepoint is
  * refused ({@link #DRAIN_REFUSED}).
  */
+@Internal
 public final class DescriptorDrainOperator<T> extends AbstractStreamOperator<T>
         implements OneInputStreamOperator<T, T>, BoundedOneInput, OperatorEventHandler {
 

@@ -3,6 +3,7 @@ package io.blobingest.sink.internal.delivery;
 import io.blobingest.sink.internal.sharing.ContentRouting;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
 import org.apache.flink.runtime.operators.coordination.OperatorEvent;
@@ -24,6 +25,7 @@ import org.apache.flink.runtime.operators.coordination.OperatorEvent;
  * what the reset subtasks said; a drain released by an attempt that then failed is held again by
  * the next attempt until its own emitters report.
  */
+@Internal
 public final class DrainCoordinator implements OperatorCoordinator {
 
     /** Which operator a coordinator serves. */

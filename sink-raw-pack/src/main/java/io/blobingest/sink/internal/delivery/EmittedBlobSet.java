@@ -7,6 +7,7 @@ import io.blobingest.sink.internal.state.PendingDeliverySerializer;
 import io.blobingest.sink.internal.writer.BlobSetLayout;
 import java.io.IOException;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -18,6 +19,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * @param basePath the storage root the set was committed under
  * @param rowCount rows in its manifest
  */
+@Internal
 public record EmittedBlobSet(String basePath, String blobSet, long rowCount) {
 
     public EmittedBlobSet {

@@ -7,6 +7,7 @@ import io.blobingest.sink.manifest.ManifestRow;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.function.Predicate;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
@@ -23,6 +24,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  *
  * <p>Metrics: {@code passedThroughRowsEmitted}, {@code passedThroughRowsReEmitted}.
  */
+@Internal
 public final class ManifestRowEmitter extends DeliveryCheckedEmitter<ManifestRow, ManifestRowRun> {
 
     private static final long serialVersionUID = 1L;

@@ -2,6 +2,7 @@ package io.blobingest.sink.internal.delivery;
 
 import io.blobingest.sink.internal.state.PendingDeliverySerializer;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The units of rows one subtask sent to the descriptor sink in one epoch, kept until the epoch's
@@ -14,6 +15,7 @@ import java.util.List;
  * @param firstRowSentAtMillis the sender's wall-clock time just before it sent the epoch's first row;
  *     0 when not known (restored from {@link PendingDeliverySerializer#VERSION_1} bytes)
  */
+@Internal
 public record PendingDelivery<U>(int subtask, long epoch, long firstRowSentAtMillis, List<U> units) {
 
     public PendingDelivery {

@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.concurrent.ExecutorThreadFactory;
 
 /**
@@ -24,6 +25,7 @@ import org.apache.flink.util.concurrent.ExecutorThreadFactory;
  * it reads no file and waits for nothing, so the task thread's wait for it is bounded too. Only the
  * task thread calls this class; the digest is confined to the hashing thread.
  */
+@Internal
 public final class ContentHashing implements AutoCloseable {
 
     private final ExecutorService thread;

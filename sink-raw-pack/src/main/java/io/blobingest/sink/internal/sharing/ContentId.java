@@ -3,6 +3,7 @@ package io.blobingest.sink.internal.sharing;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What makes two blobs the same for exact sharing: their length and their SHA-256. A crc32c alone
@@ -12,6 +13,7 @@ import java.security.NoSuchAlgorithmException;
  * @param size the blob's length in bytes
  * @param h0 bytes 0-7 of the SHA-256, big-endian; h1 to h3 the rest
  */
+@Internal
 public record ContentId(long size, long h0, long h1, long h2, long h3) {
 
     static final int DIGEST_LENGTH = 32;

@@ -2,6 +2,7 @@ package io.blobingest.sink.internal.sharing;
 
 import io.blobingest.placement.PlacedBlob;
 import java.util.zip.CRC32C;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.java.functions.KeySelector;
 
@@ -12,6 +13,7 @@ import org.apache.flink.api.java.functions.KeySelector;
  * shared and only need spreading: one streamed from an external object goes by its object and
  * range, an External reference by its URI.
  */
+@Internal
 public final class ContentRouting implements KeySelector<PlacedBlob, Long>, Partitioner<Long> {
 
     private static final long serialVersionUID = 1L;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A writer subtask's memory of what it stored, for exact sharing: content identity to stored
@@ -18,6 +19,7 @@ import java.util.Map;
  *
  * <p>Not thread-safe.
  */
+@Internal
 public final class SharedObjectIndex {
 
     private final int maxEntries;

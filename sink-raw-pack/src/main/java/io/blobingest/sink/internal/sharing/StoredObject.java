@@ -4,6 +4,7 @@ import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A blob the writer stored, as exact sharing finds it again: its content identity and the
@@ -13,6 +14,7 @@ import java.util.Objects;
  * @param descriptor a Packed or Dedicated descriptor of those bytes
  * @param crc32c crc32c of the bytes, unsigned
  */
+@Internal
 public record StoredObject(ContentId id, String blobSet, BlobDescriptor descriptor, long crc32c) {
 
     public StoredObject {

@@ -5,6 +5,7 @@ import io.blobingest.sink.internal.writer.PendingSidecar;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -20,6 +21,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * <p>VERSION_2: as VERSION_1, then the writer's sharing index size at the seal (a long, {@link
  * BlobSetCommittable#NO_SHARING_INDEX} without sharing). VERSION_1 bytes read as a set without one.
  */
+@Internal
 public final class BlobSetCommittableSerializer implements SimpleVersionedSerializer<BlobSetCommittable> {
 
     public static final int VERSION_1 = 1;

@@ -6,6 +6,7 @@ import io.blobingest.objectlayer.pack.RawPackWriterState;
 import io.blobingest.sink.internal.writer.PendingSidecar;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.RecoverableWriter.ResumeRecoverable;
 
 /**
@@ -18,6 +19,7 @@ import org.apache.flink.core.fs.RecoverableWriter.ResumeRecoverable;
  * @param openPack the pack being appended to, or null
  * @param rows the descriptor rows of everything written to the set so far, in write order
  */
+@Internal
 public record BlobSetWriterState(
         String blobSet,
         long createdAtMillis,

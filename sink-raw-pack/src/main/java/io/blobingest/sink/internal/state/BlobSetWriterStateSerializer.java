@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
 import org.apache.flink.core.fs.RecoverableWriter.ResumeRecoverable;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
@@ -24,6 +25,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * <p>VERSION_2: as VERSION_1, but the pack state also holds the entries' SHA-256s when the pack
  * records them ({@link CodecV2}). VERSION_1 bytes read as a pack that records none.
  */
+@Internal
 public final class BlobSetWriterStateSerializer implements SimpleVersionedSerializer<BlobSetWriterState> {
 
     public static final int VERSION_1 = 1;

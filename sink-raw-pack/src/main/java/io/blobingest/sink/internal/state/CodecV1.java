@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -26,6 +27,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * are a boolean presence flag first. File system recoverables are nested with their own serializer
  * version ({@link SimpleVersionedSerialization}).
  */
+@Internal
 public final class CodecV1 {
 
     /** Guards against allocating absurd arrays from corrupt input. */

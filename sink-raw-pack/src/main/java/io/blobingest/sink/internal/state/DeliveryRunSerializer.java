@@ -2,6 +2,7 @@ package io.blobingest.sink.internal.state;
 
 import io.blobingest.sink.internal.delivery.DeliveryMarkers;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -12,6 +13,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *
  * <p>VERSION_1: the run id, as {@link java.io.DataOutput#writeUTF}.
  */
+@Internal
 public final class DeliveryRunSerializer implements SimpleVersionedSerializer<String> {
 
     public static final int VERSION_1 = 1;

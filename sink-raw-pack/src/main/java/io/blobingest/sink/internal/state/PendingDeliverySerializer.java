@@ -5,6 +5,7 @@ import io.blobingest.sink.internal.delivery.PendingDelivery;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -23,6 +24,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * milliseconds since 1970), then the units as in VERSION_1. VERSION_1 bytes read with that time 0
  * (not known).
  */
+@Internal
 public final class PendingDeliverySerializer<U> implements SimpleVersionedSerializer<PendingDelivery<U>> {
 
     public static final int VERSION_1 = 1;

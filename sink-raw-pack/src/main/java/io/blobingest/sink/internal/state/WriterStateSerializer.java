@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -26,6 +27,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *       BlobSetWriterStateSerializer}'s version 2 layout (its open pack's entry hashes).
  * </ul>
  */
+@Internal
 public final class WriterStateSerializer implements SimpleVersionedSerializer<WriterState> {
 
     public static final int VERSION_1 = 1;

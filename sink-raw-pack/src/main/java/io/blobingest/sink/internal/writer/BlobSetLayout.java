@@ -1,6 +1,7 @@
 package io.blobingest.sink.internal.writer;
 
 import io.blobingest.objectlayer.BlobSets;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -12,6 +13,7 @@ import org.apache.flink.core.fs.Path;
  * &lt;base&gt;/_descriptors/&lt;blob_set&gt;.arrow         one descriptor manifest per committed blob set
  * </pre>
  */
+@Internal
 public final class BlobSetLayout {
 
     private BlobSetLayout() {}

@@ -2,6 +2,7 @@ package io.blobingest.sink.internal.writer;
 
 import io.blobingest.objectlayer.BlobSets;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
 
 /**
@@ -10,6 +11,7 @@ import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
  * @param length the committed file's length in bytes, checked after commit
  * @param recoverable what the file system needs to publish the file
  */
+@Internal
 public record PendingSidecar(long sidecarId, SidecarKind kind, long length, CommitRecoverable recoverable) {
 
     public PendingSidecar {

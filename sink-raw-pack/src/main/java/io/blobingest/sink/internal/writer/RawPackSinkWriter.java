@@ -25,6 +25,7 @@ import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Future;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
@@ -61,6 +62,7 @@ import org.slf4j.LoggerFactory;
  * blob's external source cannot be copied within its bounds; the writer is then as it was before
  * that blob, and the fetch stage in front of it dead-letters the record.
  */
+@Internal
 public final class RawPackSinkWriter
         implements StatefulSinkWriter<PlacedBlob, WriterState>, CommittingSinkWriter<PlacedBlob, BlobSetCommittable> {
 

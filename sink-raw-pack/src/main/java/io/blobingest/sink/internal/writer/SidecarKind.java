@@ -1,6 +1,9 @@
 package io.blobingest.sink.internal.writer;
 
+import org.apache.flink.annotation.Internal;
+
 /** What a sidecar file holds. The codes are part of the serialized state; never reuse one. */
+@Internal
 public enum SidecarKind {
     /** A Raw Pack v1: many Packed entries and a footer. */
     RAW_PACK(1),

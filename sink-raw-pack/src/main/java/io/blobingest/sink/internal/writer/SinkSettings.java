@@ -7,6 +7,7 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -24,6 +25,7 @@ import org.apache.flink.core.fs.Path;
  * @param externalAllowedPrefixes where a Dedicated blob's {@code file:} source may be copied from
  *     ({@link io.blobingest.storage.ConfinedFileStorage})
  */
+@Internal
 public record SinkSettings(
         String basePath,
         long packTargetSize,

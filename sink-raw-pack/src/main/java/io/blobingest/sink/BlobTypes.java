@@ -1,7 +1,5 @@
-package io.blobingest.kafka;
+package io.blobingest.sink;
 
-import io.blobingest.kafka.internal.PlacedBlobSerializer;
-import io.blobingest.kafka.internal.PlacedBlobTypeInfo;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.DescriptorRow;
@@ -13,8 +11,11 @@ import io.blobingest.placement.ExternalBytes;
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
+import io.blobingest.sink.internal.state.PlacedBlobSerializer;
+import io.blobingest.sink.internal.state.PlacedBlobTypeInfo;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 
@@ -23,6 +24,7 @@ import org.apache.flink.api.common.typeinfo.Types;
  * POJO types (Flink serializes Java records as POJOs, with schema evolution), because left to type
  * extraction the {@code List} fields would fall back to Kryo, which cannot rebuild immutable lists.
  */
+@PublicEvolving
 public final class BlobTypes {
 
     private static final TypeInformation<?> BYTES = Types.PRIMITIVE_ARRAY(Types.BYTE);

@@ -1,7 +1,8 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka.internal;
 
 import java.io.IOException;
 import java.util.Collection;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -21,6 +22,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  *
  * @param <T> what the sink writes (descriptor rows, dead letters)
  */
+@Internal
 public abstract class DelegatingKafkaSink<T>
         implements TwoPhaseCommittingStatefulSink<T, KafkaWriterState, KafkaCommittable>,
                 SupportsPostCommitTopology<KafkaCommittable> {

@@ -1,5 +1,7 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka.internal;
 
+import io.blobingest.kafka.DeadLetterDeliveries;
+import io.blobingest.kafka.KafkaDescriptorDeliveryCheck;
 import io.blobingest.sink.DescriptorDeliveryCheck.Outcome;
 import java.io.IOException;
 import java.time.Instant;
@@ -7,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.sink.internal.TransactionalIdFactory;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionDescription;
@@ -25,15 +28,16 @@ import org.slf4j.LoggerFactory;
  * search ends. Used by the descriptor sink's check and by the dead-letter sink's ({@link
  * DeadLetterDeliveries}). One instance per subtask, on its task thread.
  */
-final class KafkaTransactionOutcomes implements AutoCloseable {
+@Internal
+public final class KafkaTransactionOutcomes implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaTransactionOutcomes.class);
 
     /** One of an epoch's records, as its sink sent it, and what to call it in the log. */
-    record Sample(String name, ProducerRecord<byte[], byte[]> record) {}
+    public record Sample(String name, ProducerRecord<byte[], byte[]> record) {}
 
     /** Reads one of an epoch's records again, only when the outcome must be read from the data. */
-    interface Sampler {
+    public interface Sampler {
         /** Empty when the epoch held no records. */
         Optional<Sample> sample() throws IOException;
     }
@@ -53,7 +57,7 @@ final class KafkaTransactionOutcomes implements AutoCloseable {
      * @param transactionalIdPrefix the sink's transactional id prefix
      * @param topic the sink's topic
      */
-    KafkaTransactionOutcomes(
+    public KafkaTransactionOutcomes(
             String what, Properties clientProperties, Admin admin, String transactionalIdPrefix, String topic) {
         this.what = what;
         this.clientProperties = clientProperties;
@@ -63,7 +67,7 @@ final class KafkaTransactionOutcomes implements AutoCloseable {
     }
 
     /** The sink's transactional id of {@code subtask}'s records of {@code epoch}. */
-    String transactionalId(int subtask, long epoch) {
+    public String transactionalId(int subtask, long epoch) {
         return TransactionalIdFactory.buildTransactionalId(transactionalIdPrefix, subtask, epoch);
     }
 
@@ -71,7 +75,7 @@ final class KafkaTransactionOutcomes implements AutoCloseable {
      * @param notStampedBeforeMillis no record of the epoch carries an earlier timestamp; 0 when not known
      * @throws IOException when the outcome cannot be learned: the caller fails rather than guess
      */
-    Outcome outcome(int subtask, long epoch, long notStampedBeforeMillis, Sampler sampler) throws IOException {
+    public Outcome outcome(int subtask, long epoch, long notStampedBeforeMillis, Sampler sampler) throws IOException {
         String transactionalId = transactionalId(subtask, epoch);
         Optional<TransactionDescription> known = KafkaDescriptorDeliveryCheck.describeIfKnown(admin, transactionalId);
         if (known.isEmpty()) {

@@ -1,8 +1,9 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka.internal;
 
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.DeadLetterCode;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Where a dead letter came from and why, without its record: enough to read its input record again
@@ -14,15 +15,16 @@ import java.util.Objects;
  * @param code the dead letter's code
  * @param detail the dead letter's detail (never a payload, nor a secret: {@link DeadLetter#detail})
  */
-record DeadLetterRef(String topic, int partition, long offset, DeadLetterCode code, String detail) {
+@Internal
+public record DeadLetterRef(String topic, int partition, long offset, DeadLetterCode code, String detail) {
 
-    DeadLetterRef {
+    public DeadLetterRef {
         Objects.requireNonNull(topic, "topic");
         Objects.requireNonNull(code, "code");
         Objects.requireNonNull(detail, "detail");
     }
 
-    static DeadLetterRef of(DeadLetter deadLetter) {
+    public static DeadLetterRef of(DeadLetter deadLetter) {
         return new DeadLetterRef(
                 deadLetter.record().topic(),
                 deadLetter.record().partition(),

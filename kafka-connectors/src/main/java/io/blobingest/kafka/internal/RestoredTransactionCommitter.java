@@ -1,5 +1,6 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka.internal;
 
+import io.blobingest.kafka.KafkaDescriptorDeliveryCheck;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.connector.kafka.sink.KafkaCommittable;
 import org.apache.kafka.clients.admin.Admin;
@@ -35,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * were lost. Transactions of the running
  * attempt, above {@code c}, go to Kafka's committer unasked.
  */
-final class RestoredTransactionCommitter implements Committer<KafkaCommittable> {
+@Internal
+public final class RestoredTransactionCommitter implements Committer<KafkaCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RestoredTransactionCommitter.class);
 
@@ -47,7 +50,7 @@ final class RestoredTransactionCommitter implements Committer<KafkaCommittable> 
     /**
      * @param restoredCheckpointId the checkpoint the committer's operator was restored from, if any
      */
-    RestoredTransactionCommitter(
+    public RestoredTransactionCommitter(
             Committer<KafkaCommittable> kafkaCommitter,
             Properties adminProperties,
             String transactionalIdPrefix,

@@ -1,10 +1,12 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka.internal;
 
+import io.blobingest.kafka.DeadLetterDeliveries;
 import io.blobingest.placement.DeadLetterCode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -20,12 +22,13 @@ import org.apache.flink.core.memory.DataOutputView;
  * partition (int), offset (long), code (its wire name, string) and detail (string); a string is its
  * UTF-8 length (int) and bytes.
  */
-final class PendingDeadLettersSerializer implements SimpleVersionedSerializer<PendingDeadLetters> {
+@Internal
+public final class PendingDeadLettersSerializer implements SimpleVersionedSerializer<PendingDeadLetters> {
 
     static final int VERSION_1 = 1;
     static final int CURRENT_VERSION = VERSION_1;
 
-    static final PendingDeadLettersSerializer INSTANCE = new PendingDeadLettersSerializer();
+    public static final PendingDeadLettersSerializer INSTANCE = new PendingDeadLettersSerializer();
 
     @Override
     public int getVersion() {

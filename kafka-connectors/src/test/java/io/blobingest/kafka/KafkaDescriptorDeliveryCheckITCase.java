@@ -1,9 +1,8 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.blobingest.kafka.DescriptorRecords;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.DescriptorDeliveryCheck.Epoch;

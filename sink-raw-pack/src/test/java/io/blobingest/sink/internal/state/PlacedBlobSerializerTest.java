@@ -1,14 +1,14 @@
-package io.blobingest.kafka.internal;
+package io.blobingest.sink.internal.state;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.kafka.BlobTypes;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.Placement;
+import io.blobingest.sink.BlobTypes;
 import java.io.IOException;
 import java.util.List;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;

@@ -1,5 +1,6 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka.internal;
 
+import io.blobingest.kafka.KafkaDescriptorDeliveryCheck;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -12,6 +13,7 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
@@ -41,7 +43,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * sender's clock, that record timestamps are the producer's ({@code CreateTime}) or the broker's
  * within {@link #CLOCK_MARGIN} of it, and that the topic's retention has not deleted it yet.
  */
-final class CommittedRecordSearch implements AutoCloseable {
+@Internal
+public final class CommittedRecordSearch implements AutoCloseable {
 
     /** How far before {@code sentNotBefore} the search starts, for clocks that differ or step back. */
     static final Duration CLOCK_MARGIN = Duration.ofMinutes(5);

@@ -1,8 +1,9 @@
-package io.blobingest.sink.manifest;
+package io.blobingest.job.internal;
 
 import io.blobingest.objectlayer.BlobSets;
 import java.io.IOException;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.enumerate.NonSplittingRecursiveEnumerator;
 import org.apache.flink.core.fs.FileStatus;
@@ -14,6 +15,7 @@ import org.apache.flink.core.fs.FileSystem;
  * start with '.') are skipped; unlike Flink's default filter, names starting with '_' are not, so
  * that {@code <base>/_descriptors} itself can be given.
  */
+@Internal
 public final class ManifestFileEnumerator extends NonSplittingRecursiveEnumerator {
 
     public ManifestFileEnumerator() {

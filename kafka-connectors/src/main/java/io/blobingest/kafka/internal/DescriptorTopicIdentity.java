@@ -1,5 +1,7 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka.internal;
 
+import io.blobingest.kafka.DescriptorTopicRecreatedException;
+import io.blobingest.kafka.KafkaDescriptorDeliveryCheck;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -8,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
@@ -29,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * descriptors committed into the old topic are gone with it, and the rest must not go into the new
  * one as if it held the job's whole output.
  */
-final class DescriptorTopicIdentity {
+@Internal
+public final class DescriptorTopicIdentity {
 
     private static final Logger LOG = LoggerFactory.getLogger(DescriptorTopicIdentity.class);
 
@@ -40,7 +44,7 @@ final class DescriptorTopicIdentity {
     private final Path record;
 
     /** @param directory the job's own directory, beside its delivery markers */
-    DescriptorTopicIdentity(String topic, Path directory) {
+    public DescriptorTopicIdentity(String topic, Path directory) {
         this.topic = topic;
         this.record = new Path(new Path(directory, DIRECTORY), topic);
     }
@@ -53,7 +57,7 @@ final class DescriptorTopicIdentity {
      * @throws IOException when the topic cannot be described within {@link KafkaDescriptorDeliveryCheck#LOOKUP_TIMEOUT}
      *     or the record cannot be read or written
      */
-    void check(Admin admin) throws IOException {
+    public void check(Admin admin) throws IOException {
         Optional<Uuid> current = currentId(admin);
         List<String> recorded = recordedIds();
         if (recorded.isEmpty()) {

@@ -1,5 +1,6 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka.internal;
 
+import io.blobingest.kafka.KafkaDescriptorDeliveryCheck;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -20,7 +22,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * read_committed}, no consumer group): the inputs of dead letters whose transaction was aborted.
  * A record no longer in its topic (retention, compaction) is an error naming it, never skipped.
  */
-final class InputRecordReader implements AutoCloseable {
+@Internal
+public final class InputRecordReader implements AutoCloseable {
 
     /** How long reading one record may take on the task thread. */
     static final Duration READ_TIMEOUT = KafkaDescriptorDeliveryCheck.LOOKUP_TIMEOUT;
@@ -30,7 +33,7 @@ final class InputRecordReader implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
 
     /** @param clientProperties a client's properties for the input topic's cluster (bootstrap servers, security) */
-    InputRecordReader(Properties clientProperties) {
+    public InputRecordReader(Properties clientProperties) {
         Properties properties = new Properties();
         properties.putAll(clientProperties);
         properties.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -45,7 +48,7 @@ final class InputRecordReader implements AutoCloseable {
      * @throws IOException naming the first record that is gone from its topic, or that cannot be
      *     read within {@link #READ_TIMEOUT}
      */
-    List<ConsumerRecord<byte[], byte[]>> read(List<DeadLetterRef> coordinates) throws IOException {
+    public List<ConsumerRecord<byte[], byte[]>> read(List<DeadLetterRef> coordinates) throws IOException {
         Map<TopicPartition, TreeSet<Long>> wanted = new LinkedHashMap<>();
         for (DeadLetterRef ref : coordinates) {
             wanted.computeIfAbsent(new TopicPartition(ref.topic(), ref.partition()), p -> new TreeSet<>())

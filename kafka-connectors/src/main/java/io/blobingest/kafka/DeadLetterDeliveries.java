@@ -1,6 +1,10 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka;
 
-import io.blobingest.kafka.DeadLetterRecordSerializer;
+import io.blobingest.kafka.internal.DeadLetterRef;
+import io.blobingest.kafka.internal.InputRecordReader;
+import io.blobingest.kafka.internal.KafkaTransactionOutcomes;
+import io.blobingest.kafka.internal.PendingDeadLetters;
+import io.blobingest.kafka.internal.PendingDeadLettersSerializer;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.DeadLetter;
@@ -12,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -55,6 +60,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Metrics: {@code deadLettersReSent}, {@code deadLettersUnchecked}.
  */
+@PublicEvolving
 public final class DeadLetterDeliveries extends AbstractStreamOperator<DeadLetter>
         implements OneInputStreamOperator<DeadLetter, DeadLetter>, BoundedOneInput {
 

@@ -1,12 +1,14 @@
-package io.blobingest.kafka.internal;
+package io.blobingest.sink.internal.state;
 
 import io.blobingest.placement.PlacedBlob;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /** The type of {@link PlacedBlob}: its fields' POJO type, serialized by {@link PlacedBlobSerializer}. */
+@Internal
 public final class PlacedBlobTypeInfo extends TypeInformation<PlacedBlob> {
 
     private static final long serialVersionUID = 1L;

@@ -1,4 +1,4 @@
-package io.blobingest.sink.manifest;
+package io.blobingest.job.internal;
 
 import static io.blobingest.sink.DescriptorRows.assertSameRows;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -8,6 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.objectlayer.DescriptorRow.Attribute;
+import io.blobingest.sink.manifest.DescriptorManifestWriter;
+import io.blobingest.sink.manifest.ManifestFormatException;
+import io.blobingest.sink.manifest.ManifestRow;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;

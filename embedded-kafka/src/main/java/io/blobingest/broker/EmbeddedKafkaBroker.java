@@ -1,4 +1,4 @@
-package io.blobingest.testkit.kafka;
+package io.blobingest.broker;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,6 +1,7 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka.internal;
 
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The dead letters one subtask sent in one epoch (one dead-letter transaction), kept until the
@@ -13,9 +14,11 @@ import java.util.List;
  *     not known
  * @param deadLetters what was sent, in order
  */
-record PendingDeadLetters(int subtask, long epoch, long notStampedBeforeMillis, List<DeadLetterRef> deadLetters) {
+@Internal
+public record PendingDeadLetters(
+        int subtask, long epoch, long notStampedBeforeMillis, List<DeadLetterRef> deadLetters) {
 
-    PendingDeadLetters {
+    public PendingDeadLetters {
         deadLetters = List.copyOf(deadLetters);
         if (deadLetters.isEmpty()) {
             throw new IllegalArgumentException("a pending dead-letter epoch holds at least one dead letter");

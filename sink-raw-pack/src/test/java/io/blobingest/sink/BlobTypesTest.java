@@ -1,4 +1,4 @@
-package io.blobingest.kafka;
+package io.blobingest.sink;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,8 +1,11 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka;
 
+import io.blobingest.kafka.internal.DelegatingDescriptorSink;
+import io.blobingest.kafka.internal.RestoredTransactionCommitter;
 import io.blobingest.objectlayer.DescriptorRow;
 import java.io.IOException;
 import java.util.Properties;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.connector.kafka.sink.KafkaCommittable;
@@ -13,6 +16,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
  * are the Kafka sink's own; its committer does not commit again, nor report as data loss, the
  * restored transactions that ended before a failure ({@link RestoredTransactionCommitter}).
  */
+@PublicEvolving
 public final class DescriptorKafkaSink extends DelegatingDescriptorSink {
 
     private static final long serialVersionUID = 1L;

@@ -1,4 +1,4 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,9 +1,12 @@
-package io.blobingest.sink.manifest;
+package io.blobingest.job.internal;
 
 import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.sink.manifest.DescriptorManifestReader;
+import io.blobingest.sink.manifest.ManifestRow;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.FileSourceSplit;
@@ -21,6 +24,7 @@ import org.apache.flink.core.fs.Path;
  * manifest fails the job with an error naming it. The rows' Flink type is the caller's (the job
  * declares its records' types in one place).
  */
+@Internal
 public final class ManifestRowFormat implements BulkFormat<ManifestRow, FileSourceSplit> {
 
     private static final long serialVersionUID = 1L;

@@ -1,6 +1,8 @@
-package io.blobingest.job.internal;
+package io.blobingest.kafka;
 
-import io.blobingest.kafka.DescriptorRecords;
+import io.blobingest.kafka.internal.CommittedRecordSearch;
+import io.blobingest.kafka.internal.DescriptorTopicIdentity;
+import io.blobingest.kafka.internal.KafkaTransactionOutcomes;
 import io.blobingest.sink.DescriptorDeliveryCheck;
 import java.io.IOException;
 import java.time.Duration;
@@ -11,6 +13,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.internal.TransactionalIdFactory;
 import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
@@ -43,12 +46,13 @@ import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
  * default, after its transaction ended: a checkpoint or savepoint resumed later than that) is read
  * from the delivered data the same way. An unreachable cluster is an error, never a guess.
  */
+@PublicEvolving
 public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryCheck {
 
     private static final long serialVersionUID = 1L;
 
     /** How long one look-up may take on the task thread before the job fails. */
-    static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
 
     private final Properties adminProperties;
     private final String transactionalIdPrefix;
@@ -131,7 +135,8 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
      * know the id: never used, or forgotten {@code transactional.id.expiration.ms} (7 days by
      * default) after its last transaction ended, as for a checkpoint or savepoint resumed later.
      */
-    static Optional<TransactionDescription> describeIfKnown(Admin admin, String transactionalId) throws IOException {
+    public static Optional<TransactionDescription> describeIfKnown(Admin admin, String transactionalId)
+            throws IOException {
         DescribeTransactionsOptions options =
                 new DescribeTransactionsOptions().timeoutMs((int) LOOKUP_TIMEOUT.toMillis());
         try {

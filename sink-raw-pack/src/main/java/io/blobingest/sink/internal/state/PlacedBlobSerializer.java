@@ -1,9 +1,10 @@
-package io.blobingest.kafka.internal;
+package io.blobingest.sink.internal.state;
 
 import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.PlacedBlob;
 import java.io.IOException;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -23,6 +24,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * <p>Layout: {@code boolean valueIsBytes}, then the blob through {@code fields}, the POJO
  * serializer of {@link PlacedBlob}'s fields (with the record's value null if {@code valueIsBytes}).
  */
+@Internal
 public final class PlacedBlobSerializer extends TypeSerializer<PlacedBlob> {
 
     private static final long serialVersionUID = 1L;
