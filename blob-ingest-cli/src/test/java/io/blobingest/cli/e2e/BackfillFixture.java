@@ -135,27 +135,14 @@ final class BackfillFixture {
         kafka.createTopic(name + "-dead-letters", 1);
         kafka.send(inputs);
 
-        List<String> args = new ArrayList<>(List.of(
-                "run",
-                "--bootstrap-servers",
-                kafka.bootstrapServers(),
-                "--input-topic",
-                name,
-                "--descriptor-topic",
-                name + "-descriptors",
-                "--dlq-topic",
-                name + "-dead-letters",
-                "--base",
-                oldBase.toString(),
-                "--parallelism",
-                Integer.toString(PARTITIONS),
-                "--checkpoint-interval",
-                "1s",
-                "--bounded",
-                "-D",
-                "external.allowed-prefixes=" + prefix));
-        args.addAll(List.of(extraArgs));
-        RunResult run = TestEnvironment.runCli(args.toArray(String[]::new));
+        RunResult run = TestEnvironment.runArguments(
+                        kafka, name, name + "-descriptors", name + "-dead-letters", oldBase)
+                .parallelism(PARTITIONS)
+                .checkpointInterval("1s")
+                .bounded()
+                .set("external.allowed-prefixes", prefix)
+                .add(extraArgs)
+                .run();
         assertThat(run.exitCode()).as(run.output()).isZero();
         Files.delete(external.resolve(MISSING + ".bin"));
 

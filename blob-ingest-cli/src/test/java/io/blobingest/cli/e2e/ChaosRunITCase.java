@@ -360,32 +360,16 @@ class ChaosRunITCase {
     private static List<String> runArguments(ChaosWorkload workload, Path checkpoints) {
         return List.of(S3CliOptions.withS3Options(
                 S3,
-                "run",
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
-                "--input-topic",
-                INPUT_TOPIC,
-                "--descriptor-topic",
-                DESCRIPTOR_TOPIC,
-                "--dlq-topic",
-                DEAD_LETTER_TOPIC,
-                "--group-id",
-                RUN_ID,
-                "--base",
-                S3.uri(PREFIX).toString(),
-                "--parallelism",
-                Integer.toString(PARTITIONS),
-                "--checkpoint-interval",
-                "1s",
-                "--checkpoint-dir",
-                checkpoints.toString(),
-                "--resume",
-                "-D",
-                "sink.raw-pack.roll-policy=on-checkpoint",
-                "-D",
-                "sink.raw-pack.pack-target-size=6mb",
-                "-D",
-                "external.allowed-prefixes=" + workload.allowedPrefix()));
+                TestEnvironment.runArguments(KAFKA, INPUT_TOPIC, DESCRIPTOR_TOPIC, DEAD_LETTER_TOPIC, S3.uri(PREFIX))
+                        .groupId(RUN_ID)
+                        .parallelism(PARTITIONS)
+                        .checkpointInterval("1s")
+                        .checkpointDir(checkpoints)
+                        .add("--resume")
+                        .set("sink.raw-pack.roll-policy", "on-checkpoint")
+                        .set("sink.raw-pack.pack-target-size", "6mb")
+                        .set("external.allowed-prefixes", workload.allowedPrefix())
+                        .toArray()));
     }
 
     private static void printReport(List<Struck> report, ChaosWorkload workload, long start) {

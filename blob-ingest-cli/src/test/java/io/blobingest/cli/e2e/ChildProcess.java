@@ -150,26 +150,12 @@ record ChildProcess(Process process, Path log) {
             int parallelism,
             String checkpointInterval,
             Path checkpoints) {
-        return List.of(
-                "run",
-                "--bootstrap-servers",
-                kafka.bootstrapServers(),
-                "--input-topic",
-                "blobs",
-                "--descriptor-topic",
-                "descriptors",
-                "--dlq-topic",
-                "dead-letters",
-                "--group-id",
-                groupId,
-                "--base",
-                base.toString(),
-                "--parallelism",
-                Integer.toString(parallelism),
-                "--checkpoint-interval",
-                checkpointInterval,
-                "--checkpoint-dir",
-                checkpoints.toString());
+        return TestEnvironment.runArguments(kafka, "blobs", "descriptors", "dead-letters", base)
+                .groupId(groupId)
+                .parallelism(parallelism)
+                .checkpointInterval(checkpointInterval)
+                .checkpointDir(checkpoints)
+                .toList();
     }
 
     /** Prints the output of each child started so far (null: not started), for a failed test. */

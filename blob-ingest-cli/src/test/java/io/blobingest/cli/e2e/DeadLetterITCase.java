@@ -413,23 +413,13 @@ class DeadLetterITCase {
         produceInterleaved(workload, odd, prefix + "blobs");
         KAFKA.createTopic(prefix + "descriptors", 1);
         KAFKA.createTopic(prefix + "dead-letters", 1);
-        List<String> options = new ArrayList<>(List.of(
-                "--input-topic",
-                prefix + "blobs",
-                "--descriptor-topic",
-                prefix + "descriptors",
-                "--dlq-topic",
-                prefix + "dead-letters",
-                "--base",
-                base.toString(),
-                "--parallelism",
-                Integer.toString(PARTITIONS),
-                "--checkpoint-interval",
-                "1s",
-                "--bounded",
-                "-D",
-                "restart-strategy.type=none"));
-        options.addAll(List.of(settings));
-        return TestEnvironment.run(KAFKA, options.toArray(String[]::new));
+        return TestEnvironment.runArguments(
+                        KAFKA, prefix + "blobs", prefix + "descriptors", prefix + "dead-letters", base)
+                .parallelism(PARTITIONS)
+                .checkpointInterval("1s")
+                .bounded()
+                .set("restart-strategy.type", "none")
+                .add(settings)
+                .run();
     }
 }

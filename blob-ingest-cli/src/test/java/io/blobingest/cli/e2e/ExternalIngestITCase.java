@@ -225,27 +225,15 @@ class ExternalIngestITCase {
         KAFKA.send(inputs);
         Path base = dir.resolve("base");
 
-        RunResult run = TestEnvironment.run(
-                KAFKA,
-                "--input-topic",
-                "external-blobs",
-                "--descriptor-topic",
-                "external-descriptors",
-                "--dlq-topic",
-                "external-dead-letters",
-                "--base",
-                base.toString(),
-                "--parallelism",
-                Integer.toString(PARTITIONS),
-                "--checkpoint-interval",
-                "1s",
-                "--bounded",
-                "-D",
-                "external.allowed-prefixes=" + files + ";" + flaky + ";https://example.com/",
-                "-D",
-                "placement.max-blob-size=6mb",
-                "-D",
-                "external.fetch-backoff=10ms");
+        RunResult run = TestEnvironment.runArguments(
+                        KAFKA, "external-blobs", "external-descriptors", "external-dead-letters", base)
+                .parallelism(PARTITIONS)
+                .checkpointInterval("1s")
+                .bounded()
+                .set("external.allowed-prefixes", files + ";" + flaky + ";https://example.com/")
+                .set("placement.max-blob-size", "6mb")
+                .set("external.fetch-backoff", "10ms")
+                .run();
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).doesNotContain("topsecret");
@@ -319,31 +307,16 @@ class ExternalIngestITCase {
 
         RunResult run = assertTimeoutPreemptively(
                 Duration.ofMinutes(4),
-                () -> TestEnvironment.run(
-                        KAFKA,
-                        "--input-topic",
-                        "slow-blobs",
-                        "--descriptor-topic",
-                        "slow-descriptors",
-                        "--dlq-topic",
-                        "slow-dead-letters",
-                        "--base",
-                        base.toString(),
-                        "--parallelism",
-                        Integer.toString(PARTITIONS),
-                        "--checkpoint-interval",
-                        "1s",
-                        "--bounded",
-                        "-D",
-                        "external.allowed-prefixes=" + files + ";" + flaky,
-                        "-D",
-                        "external.fetch-backoff=10ms",
-                        "-D",
-                        "execution.checkpointing.timeout=30s",
-                        "-D",
-                        "sink.raw-pack.external-copy-timeout=6s",
-                        "-D",
-                        "sink.raw-pack.external-copy-stall-timeout=2s"),
+                () -> TestEnvironment.runArguments(KAFKA, "slow-blobs", "slow-descriptors", "slow-dead-letters", base)
+                        .parallelism(PARTITIONS)
+                        .checkpointInterval("1s")
+                        .bounded()
+                        .set("external.allowed-prefixes", files + ";" + flaky)
+                        .set("external.fetch-backoff", "10ms")
+                        .set("execution.checkpointing.timeout", "30s")
+                        .set("sink.raw-pack.external-copy-timeout", "6s")
+                        .set("sink.raw-pack.external-copy-stall-timeout", "2s")
+                        .run(),
                 "the job finishes: the slow copy gives up instead of failing checkpoints over and over");
 
         assertThat(run.exitCode()).as(run.output()).isZero();

@@ -112,28 +112,15 @@ class GcCommandITCase {
             records.add(workload.record(topic, PARTITIONS, i));
         }
         KAFKA.send(records);
-        List<String> args = new ArrayList<>(List.of(
-                "run",
-                "--config",
-                S3IngestJobITCase.DEPLOY_CONFIG.toString(),
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
-                "--input-topic",
-                topic,
-                "--descriptor-topic",
-                topic + "-descriptors",
-                "--dlq-topic",
-                topic + "-dead-letters",
-                "--base",
-                S3.uri(BASE_PREFIX).toString(),
-                "--checkpoint-interval",
-                "1s",
-                "-D",
-                "sink.raw-pack.roll-policy=size-or-time",
-                "-D",
-                "sink.raw-pack.roll-interval=1h"));
-        args.addAll(List.of(extra));
-        return S3CliOptions.withS3Options(S3, args.toArray(String[]::new));
+        String[] args = TestEnvironment.runArguments(
+                        KAFKA, topic, topic + "-descriptors", topic + "-dead-letters", S3.uri(BASE_PREFIX))
+                .add("--config", S3IngestJobITCase.DEPLOY_CONFIG.toString())
+                .checkpointInterval("1s")
+                .set("sink.raw-pack.roll-policy", "size-or-time")
+                .set("sink.raw-pack.roll-interval", "1h")
+                .add(extra)
+                .toArray();
+        return S3CliOptions.withS3Options(S3, args);
     }
 
     private static List<InProgressUpload> uploadsUnderBase() {

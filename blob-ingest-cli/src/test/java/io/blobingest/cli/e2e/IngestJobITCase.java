@@ -39,21 +39,11 @@ class IngestJobITCase {
         KAFKA.createTopic("dead-letters", 1);
         Path base = dir.resolve("base");
 
-        RunResult run = TestEnvironment.run(
-                KAFKA,
-                "--input-topic",
-                "blobs",
-                "--descriptor-topic",
-                "descriptors",
-                "--dlq-topic",
-                "dead-letters",
-                "--base",
-                base.toString(),
-                "--parallelism",
-                Integer.toString(PARTITIONS),
-                "--checkpoint-interval",
-                "1s",
-                "--bounded");
+        RunResult run = TestEnvironment.runArguments(KAFKA, "blobs", "descriptors", "dead-letters", base)
+                .parallelism(PARTITIONS)
+                .checkpointInterval("1s")
+                .bounded()
+                .run();
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains("run summary: " + workload.count() + " descriptors", "dead letters 0");

@@ -68,24 +68,12 @@ class LargeExternalBlobITCase {
             Process child = launch(
                     gcLog,
                     dir.resolve("child-output.txt"),
-                    "run",
-                    "--bootstrap-servers",
-                    KAFKA.bootstrapServers(),
-                    "--input-topic",
-                    "large-blobs",
-                    "--descriptor-topic",
-                    "large-descriptors",
-                    "--dlq-topic",
-                    "large-dead-letters",
-                    "--base",
-                    base.toString(),
-                    "--parallelism",
-                    "1",
-                    "--checkpoint-interval",
-                    "2s",
-                    "--bounded",
-                    "-D",
-                    "external.allowed-prefixes=" + external.toUri());
+                    TestEnvironment.runArguments(KAFKA, "large-blobs", "large-descriptors", "large-dead-letters", base)
+                            .parallelism(1)
+                            .checkpointInterval("2s")
+                            .bounded()
+                            .set("external.allowed-prefixes", external.toUri())
+                            .toArray());
 
             assertThat(child.waitFor(10, TimeUnit.MINUTES))
                     .as("child job finished")

@@ -67,29 +67,14 @@ class RerunITCase {
         KAFKA.createTopic(descriptorTopic, 1);
         KAFKA.createTopic(deadLetterTopic, 1);
         Path base = dir.resolve("base");
-        List<String> command = new ArrayList<>(List.of(
-                "run",
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
-                "--input-topic",
-                inputTopic,
-                "--descriptor-topic",
-                descriptorTopic,
-                "--dlq-topic",
-                deadLetterTopic,
-                "--group-id",
-                "rerun-" + runId,
-                "--base",
-                base.toString(),
-                "--checkpoint-interval",
-                "200ms",
-                "--checkpoint-dir",
-                dir.resolve("checkpoints").toString(),
-                "--bounded",
-                "-D",
-                "restart-strategy.fixed-delay.attempts=3",
-                "-D",
-                "restart-strategy.fixed-delay.delay=200ms"));
+        List<String> command = TestEnvironment.runArguments(KAFKA, inputTopic, descriptorTopic, deadLetterTopic, base)
+                .groupId("rerun-" + runId)
+                .checkpointInterval("200ms")
+                .checkpointDir(dir.resolve("checkpoints"))
+                .bounded()
+                .set("restart-strategy.fixed-delay.attempts", 3)
+                .set("restart-strategy.fixed-delay.delay", "200ms")
+                .toList();
         if (rerun == Rerun.SOURCE_COMMITS_LOST) {
             command.addAll(List.of("-D", "kafka.properties.commit.offsets.on.checkpoint=false"));
         }

@@ -161,24 +161,13 @@ class S3IngestJobITCase {
 
     /** {@code run} with the deploy configuration, this test's servers, topics and prefix. */
     static String[] runArgs(String name, String... extra) {
-        List<String> args = new ArrayList<>(List.of(
-                "run",
-                "--config",
-                DEPLOY_CONFIG.toString(),
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
-                "--input-topic",
-                name,
-                "--descriptor-topic",
-                name + "-descriptors",
-                "--dlq-topic",
-                name + "-dead-letters",
-                "--base",
-                S3.uri(name).toString(),
-                "--checkpoint-interval",
-                "1s"));
-        args.addAll(List.of(extra));
-        return S3CliOptions.withS3Options(S3, args.toArray(String[]::new));
+        String[] args = TestEnvironment.runArguments(
+                        KAFKA, name, name + "-descriptors", name + "-dead-letters", S3.uri(name))
+                .add("--config", DEPLOY_CONFIG.toString())
+                .checkpointInterval("1s")
+                .add(extra)
+                .toArray();
+        return S3CliOptions.withS3Options(S3, args);
     }
 
     static void createTopics(String name) throws Exception {

@@ -103,25 +103,11 @@ class SharedCheckpointDirectoryITCase {
 
     /** A {@code run} over the topics {@code <job>.in}, {@code <job>.descriptors}, {@code <job>.dead-letters}. */
     private static List<String> runCommand(String job, String group, Path base, Path checkpoints) {
-        return List.of(
-                "run",
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
-                "--input-topic",
-                job + ".in",
-                "--descriptor-topic",
-                job + ".descriptors",
-                "--dlq-topic",
-                job + ".dead-letters",
-                "--group-id",
-                group,
-                "--base",
-                base.toString(),
-                "--parallelism",
-                Integer.toString(PARTITIONS),
-                "--checkpoint-interval",
-                "1s",
-                "--checkpoint-dir",
-                checkpoints.toString());
+        return TestEnvironment.runArguments(KAFKA, job + ".in", job + ".descriptors", job + ".dead-letters", base)
+                .groupId(group)
+                .parallelism(PARTITIONS)
+                .checkpointInterval("1s")
+                .checkpointDir(checkpoints)
+                .toList();
     }
 }

@@ -162,26 +162,12 @@ class StandaloneClusterITCase {
         String lanceJar = builtJar("blob-ingest.lance-jar", "the Lance output's jar");
         List<String> command = new ArrayList<>(
                 List.of("run", "-d", "-C", Path.of(lanceJar).toUri().toString(), "-c", MAIN_CLASS, jar));
-        command.addAll(List.of(
-                "run",
-                "--bootstrap-servers",
-                KAFKA.bootstrapServers(),
-                "--input-topic",
-                "blobs",
-                "--descriptor-topic",
-                "descriptors",
-                "--dlq-topic",
-                "dead-letters",
-                "--group-id",
-                "standalone-cluster",
-                "--base",
-                base.toUri().toString(),
-                "--parallelism",
-                Integer.toString(PARALLELISM),
-                "--checkpoint-interval",
-                "2s",
-                "-D",
-                LanceOutputOptions.DATASET_URI.key() + "=" + dataset));
+        command.addAll(TestEnvironment.runArguments(KAFKA, "blobs", "descriptors", "dead-letters", base.toUri())
+                .groupId("standalone-cluster")
+                .parallelism(PARALLELISM)
+                .checkpointInterval("2s")
+                .set(LanceOutputOptions.DATASET_URI.key(), dataset)
+                .toList());
         return command;
     }
 

@@ -41,10 +41,75 @@ final class TestEnvironment {
         return new RunResult(exitCode, out.toString());
     }
 
-    /** {@code ./blob-ingest run --bootstrap-servers <the broker> <options>}. */
-    static RunResult run(KafkaBrokerExtension kafka, String... options) {
-        List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", kafka.bootstrapServers()));
-        args.addAll(List.of(options));
-        return runCli(args.toArray(String[]::new));
+    /**
+     * {@code ./blob-ingest run} against {@code kafka}, from {@code inputTopic} to the two output
+     * topics, under {@code base}; a test adds the rest.
+     */
+    static RunArguments runArguments(
+            KafkaBrokerExtension kafka,
+            String inputTopic,
+            String descriptorTopic,
+            String deadLetterTopic,
+            Object base) {
+        return new RunArguments(kafka, inputTopic, descriptorTopic, deadLetterTopic, base);
+    }
+
+    /** The arguments of one {@code ./blob-ingest run}, in the order a person would type them. */
+    static final class RunArguments {
+
+        private final List<String> args = new ArrayList<>();
+
+        RunArguments(
+                KafkaBrokerExtension kafka,
+                String inputTopic,
+                String descriptorTopic,
+                String deadLetterTopic,
+                Object base) {
+            add("run", "--bootstrap-servers", kafka.bootstrapServers());
+            add("--input-topic", inputTopic, "--descriptor-topic", descriptorTopic, "--dlq-topic", deadLetterTopic);
+            add("--base", base.toString());
+        }
+
+        RunArguments add(String... more) {
+            args.addAll(List.of(more));
+            return this;
+        }
+
+        RunArguments groupId(String groupId) {
+            return add("--group-id", groupId);
+        }
+
+        RunArguments parallelism(int parallelism) {
+            return add("--parallelism", Integer.toString(parallelism));
+        }
+
+        RunArguments checkpointInterval(String interval) {
+            return add("--checkpoint-interval", interval);
+        }
+
+        RunArguments checkpointDir(Object directory) {
+            return add("--checkpoint-dir", directory.toString());
+        }
+
+        RunArguments bounded() {
+            return add("--bounded");
+        }
+
+        /** {@code -D key=value}. */
+        RunArguments set(String key, Object value) {
+            return add("-D", key + "=" + value);
+        }
+
+        List<String> toList() {
+            return new ArrayList<>(args);
+        }
+
+        String[] toArray() {
+            return args.toArray(String[]::new);
+        }
+
+        RunResult run() {
+            return runCli(toArray());
+        }
     }
 }
