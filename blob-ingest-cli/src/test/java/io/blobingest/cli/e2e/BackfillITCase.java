@@ -171,7 +171,7 @@ class BackfillITCase {
     }
 
     /**
-     * Hole 1 of issue 23: the sink of the passed-through rows had no delivery check, so a
+     * The sink of the passed-through rows had no delivery check, so a
      * transaction of them aborted after the checkpoint that closed it (fenced just before its
      * commit, as the broker's transaction timeout would) lost its rows without a word. Fenced just
      * after its commit, its rows must not be sent a second time. Either way, on the notification or,

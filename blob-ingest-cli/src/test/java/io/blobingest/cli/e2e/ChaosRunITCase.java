@@ -55,7 +55,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The chaos run (issue 11): 21,000 records of every shape through the real job, on a real broker
+ * The chaos run: 21,000 records of every shape through the real job, on a real broker
  * and S3 server, while six different faults strike one after another, each armed by the test and
  * struck by a count-based hook, never by timing luck. Phase A runs the job in this JVM's
  * MiniCluster with the {@code s3://} base for the first five faults, one 3,000-record chunk each:

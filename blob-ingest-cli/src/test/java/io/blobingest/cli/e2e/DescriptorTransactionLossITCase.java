@@ -41,7 +41,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A descriptor transaction fenced on the broker around its commit, by {@link FencingDescriptorSink}.
- * Fenced just before Kafka's committer commits it (hole 3 of issue 11), the commit fails with {@code
+ * Fenced just before Kafka's committer commits it, the commit fails with {@code
  * ProducerFencedException}, which Kafka's committer only logs; the blob sets whose rows it held are
  * committed, and gone from the committer's state, so the descriptor emitter must learn that the
  * epoch was aborted and emit those sets again. Fenced just after its commit, the transaction's

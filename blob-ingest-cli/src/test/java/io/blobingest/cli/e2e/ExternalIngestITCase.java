@@ -254,7 +254,7 @@ class ExternalIngestITCase {
     }
 
     /**
-     * Hole 2 of issue 11. The sink streams a Dedicated blob from its object on the task thread, so a
+     * The sink streams a Dedicated blob from its object on the task thread, so a
      * checkpoint barrier waits for the copy. Before the copy had a deadline, an object that trickles
      * held the barrier past the checkpoint timeout: the job failed over, replayed, copied again, and
      * never finished (this test then ran into its own deadline). Now the copy gives up at {@code

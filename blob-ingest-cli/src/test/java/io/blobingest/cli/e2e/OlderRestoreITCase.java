@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Restores that go back behind what the job has already delivered (hole 5 of issue 11): a second
+ * Restores that go back behind what the job has already delivered: a second
  * resume from one savepoint, and a resume from an older retained checkpoint. Each would deliver
  * again every descriptor delivered after that checkpoint: the sets in its committer state, and
  * the input replayed from its offsets. The sink refuses such a restore by default

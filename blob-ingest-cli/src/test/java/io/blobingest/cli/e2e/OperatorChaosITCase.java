@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Chaos from outside (issue 23), as an operator would cause it: {@code ./blob-ingest run},
+ * Chaos from outside, as an operator would cause it: {@code ./blob-ingest run},
  * unbounded with retained checkpoints, in a child JVM against a Kafka broker in another child JVM
  * and an S3 server (S3Proxy over files on a small tmpfs of its own) reached through a TCP proxy,
  * while 21,000 records of every {@link ChaosWorkload} shape keep arriving. One after another: (a)

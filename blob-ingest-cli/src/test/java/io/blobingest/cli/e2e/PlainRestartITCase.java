@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * moment when a blob set is committed but its descriptors are not (they commit one checkpoint
  * later), then started again with the same command, without {@code --resume}. The restart must
  * deliver those descriptors: every input exactly once, in the descriptor topic and the manifests.
- * Started from the consumer group's offsets (main before issue 11), it never delivered the
+ * Started from the consumer group's offsets, it never delivered the
  * committed sets and placed their inputs a second time in new sets, or skipped them where the
  * group's offsets were already past them.
  */

@@ -50,7 +50,7 @@ class ExternalFetchSettingsTest {
     }
 
     /**
-     * Hole 2 of issue 11: each copy was below the checkpoint timeout, but a barrier queued behind
+     * Each copy was below the checkpoint timeout, but a barrier queued behind
      * the copies of every completed fetch could still wait for all of them.
      */
     @Test

@@ -199,7 +199,7 @@ class FetchExternalBlobsTest {
     }
 
     /**
-     * Hole 2 of issue 23: each fetch stage instance had a thread bound of its own, so after every
+     * Each fetch stage instance had a thread bound of its own, so after every
      * task restart (a new instance in the same TaskManager) reads stuck in a hung mount piled up
      * anew. The threads that earlier attempts left stuck count against the next attempt's bound; it
      * waits for one of them to end, naming them.

@@ -203,7 +203,7 @@ class ExternalSourceCopyTest {
     }
 
     /**
-     * Hole 2 of issue 11: the copy runs on the task thread, and a read that never returns (here one
+     * The copy runs on the task thread, and a read that never returns (here one
      * that ignores interrupts, too) held the checkpoint barrier for ever. Before the copy had bounds
      * this test ran into its own deadline.
      */
@@ -258,7 +258,7 @@ class ExternalSourceCopyTest {
     }
 
     /**
-     * Hole 3 of issue 23: with both copy threads still in reads that ignored their interrupts, the
+     * With both copy threads still in reads that ignored their interrupts, the
      * next copy dead-lettered its record at once, though a thread freed up moments later. It waits
      * for a thread, within its copy timeout.
      */
