@@ -50,8 +50,9 @@ class IngestJobTypesTest {
 
     /**
      * Blobs and descriptor rows travel with the types {@link BlobTypes} declares, field by field,
-     * and a blob's payload written once ({@code PlacedBlobSerializer}), wherever the stream is built:
-     * a type Flink extracts itself would differ by field types and write a blob's bytes twice.
+     * and a blob's payload written once ({@code PlacedBlobSerializer}), wherever the stream is built.
+     * Flink 2.2 extracts a descriptor row as the same POJO type, but a blob as a plain POJO that
+     * writes its bytes twice, and an older Flink would have made their list fields generic.
      */
     @ParameterizedTest
     @EnumSource(ExactSharing.class)
