@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * unbounded with retained checkpoints, in a child JVM against a Kafka broker in another child JVM
  * and an S3 server (S3Proxy over files on a small tmpfs of its own) reached through a TCP proxy,
  * while 21,000 records of every {@link ChaosWorkload} shape keep arriving. One after another: (a)
- * the broker SIGKILLed and started again on its data directory; (b) the S3 server stopped for 30
+ * the broker SIGKILLed and started again on its data directory; (b) the S3 server stopped for 15
  * s while the job commits, then started again; (c) the S3 server's file system filled to its last
  * byte, then freed; (e) the link to S3 stalled (every byte held) for longer than the External
  * copy timeout. Whenever the job exits, the test starts the same command again, as an operator
@@ -59,7 +59,7 @@ class OperatorChaosITCase {
     private static final String LANCE_PREFIX = "lance";
 
     private static final Duration COPY_TIMEOUT = Duration.ofSeconds(3);
-    private static final Duration S3_OUTAGE = Duration.ofSeconds(30);
+    private static final Duration S3_OUTAGE = Duration.ofSeconds(15);
     private static final Duration BROKER_DOWN = Duration.ofSeconds(5);
     private static final Duration DISK_FULL = Duration.ofSeconds(10);
     private static final Duration STALL = COPY_TIMEOUT.multipliedBy(4);

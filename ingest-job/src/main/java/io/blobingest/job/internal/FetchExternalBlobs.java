@@ -93,7 +93,7 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
      * healthy fetches keep their slots while as many stuck ones linger.
      */
     static final int MAX_THREADS_PER_SLOT = 2;
-    /** How long closing waits for interrupted fetch threads to end. */
+    /** How long closing waits for interrupted fetch threads to end, unless the factory says otherwise. */
     static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
     /** The fetches in flight at a checkpoint: their inputs, fetched again after a restore. */
@@ -119,6 +119,7 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     private final int concurrency;
     private final int attempts;
     private final Duration timeout;
+    private final Duration closeWait;
     private final transient MailboxExecutor mailbox;
     /** How long a copy that got no credit waits before it asks again. */
     static final Duration CREDIT_RETRY = Duration.ofMillis(50);
@@ -146,8 +147,10 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
             StreamOperatorParameters<PlacedBlob> parameters,
             ExternalBlobFetcher fetcher,
             ExternalFetchSettings settings,
+            Duration closeWait,
             CopyCreditClient copyCredits) {
         super(parameters);
+        this.closeWait = closeWait;
         this.copyCredits = copyCredits;
         this.fetcher = fetcher;
         this.concurrency = settings.concurrency();
@@ -444,7 +447,7 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
     }
 
     /**
-     * Interrupts the fetch threads and waits for them at most {@link #CLOSE_WAIT}; those that ignore
+     * Interrupts the fetch threads and waits for them at most its close wait; those that ignore
      * the interrupt are named in a WARN and left to end on their own (daemon threads: they do not
      * keep the JVM alive).
      */
@@ -456,13 +459,13 @@ public final class FetchExternalBlobs extends AbstractStreamOperator<PlacedBlob>
                 inFlight.clear(); // an outcome still arriving finds no fetch to complete and emits nothing
             }
             if (threads != null) {
-                List<String> stuck = threads.stop(CLOSE_WAIT);
+                List<String> stuck = threads.stop(closeWait);
                 if (!stuck.isEmpty()) {
                     LOG.warn(
                             "{} external fetch threads did not end within {} ms of being interrupted and are left "
                                     + "to end on their own: {}",
                             stuck.size(),
-                            CLOSE_WAIT.toMillis(),
+                            closeWait.toMillis(),
                             stuck);
                 }
             }

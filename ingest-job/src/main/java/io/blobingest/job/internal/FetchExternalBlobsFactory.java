@@ -2,7 +2,9 @@ package io.blobingest.job.internal;
 
 import io.blobingest.placement.ExternalFetch;
 import io.blobingest.placement.PlacedBlob;
+import java.time.Duration;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
@@ -27,6 +29,7 @@ public class FetchExternalBlobsFactory extends AbstractStreamOperatorFactory<Pla
 
     private final ExternalBlobFetcher fetcher;
     private final ExternalFetchSettings settings;
+    private Duration closeWait = FetchExternalBlobs.CLOSE_WAIT;
 
     public FetchExternalBlobsFactory(ExternalBlobFetcher fetcher, ExternalFetchSettings settings) {
         this.fetcher = fetcher;
@@ -45,11 +48,25 @@ public class FetchExternalBlobsFactory extends AbstractStreamOperatorFactory<Pla
         return new Credited(fetcher, settings, creditsKey);
     }
 
+    /**
+     * How long the stage's close waits for interrupted fetch threads (default {@link
+     * FetchExternalBlobs#CLOSE_WAIT}): tests whose threads ignore interrupts on purpose wait less.
+     */
+    @VisibleForTesting
+    FetchExternalBlobsFactory closingWithin(Duration wait) {
+        this.closeWait = wait;
+        return this;
+    }
+
+    Duration closeWait() {
+        return closeWait;
+    }
+
     @Override
     @SuppressWarnings("unchecked")
     public <T extends StreamOperator<PlacedBlob>> T createStreamOperator(
             StreamOperatorParameters<PlacedBlob> parameters) {
-        return (T) new FetchExternalBlobs(parameters, fetcher, settings, null);
+        return (T) new FetchExternalBlobs(parameters, fetcher, settings, closeWait, null);
     }
 
     @Override
@@ -86,7 +103,7 @@ public class FetchExternalBlobsFactory extends AbstractStreamOperatorFactory<Pla
                             .getEnvironment()
                             .getTaskInfo()
                             .getIndexOfThisSubtask());
-            FetchExternalBlobs stage = new FetchExternalBlobs(parameters, fetcher, settings, credits);
+            FetchExternalBlobs stage = new FetchExternalBlobs(parameters, fetcher, settings, closeWait(), credits);
             return (T) stage;
         }
 

@@ -56,6 +56,9 @@ import org.junit.jupiter.api.io.TempDir;
 class FetchExternalBlobsTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** Threads that ignore their interrupt on purpose are waited for this long at a close, not 10 s. */
+    private static final Duration CLOSE_WAIT = Duration.ofMillis(200);
+
     private static final ExternalFetchSettings SETTINGS =
             new ExternalFetchSettings(2, new RetryPolicy(1, Duration.ZERO), TIMEOUT);
     private static final ExternalBlobFetcher FETCHER =
@@ -569,7 +572,7 @@ class FetchExternalBlobsTest {
                     @SuppressWarnings("unchecked")
                     public <T extends StreamOperator<PlacedBlob>> T createStreamOperator(
                             StreamOperatorParameters<PlacedBlob> parameters) {
-                        return (T) new FetchExternalBlobs(parameters, dedicating, SETTINGS, credits);
+                        return (T) new FetchExternalBlobs(parameters, dedicating, SETTINGS, CLOSE_WAIT, credits);
                     }
                 },
                 ClassifyRecords.OUTPUT_TYPE.createSerializer(new SerializerConfigImpl()));
@@ -664,7 +667,7 @@ class FetchExternalBlobsTest {
     private static OneInputStreamOperatorTestHarness<Either<PlacedBlob, ExternalFetch>, PlacedBlob> harness(
             ExternalBlobFetcher fetcher, ExternalFetchSettings settings) throws Exception {
         return new OneInputStreamOperatorTestHarness<>(
-                new FetchExternalBlobsFactory(fetcher, settings),
+                new FetchExternalBlobsFactory(fetcher, settings).closingWithin(CLOSE_WAIT),
                 ClassifyRecords.OUTPUT_TYPE.createSerializer(new SerializerConfigImpl()));
     }
 

@@ -212,8 +212,10 @@ class ExternalSourceCopyTest {
         FlakyFileSystem.HungReads hung = FlakyFileSystem.hangReads(object);
         URI source = FlakyFileSystem.uri(object);
         Path other = external.resolve("other.bin");
+        // Two stalls of 3 s, then the last try waits for a thread: 10 s leave room for both.
+        Duration copyTimeout = Duration.ofSeconds(10);
         assertTimeoutPreemptively(Duration.ofMinutes(2), () -> {
-            WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB);
+            WriterHarness harness = new WriterHarness(base, RollPolicy.ON_CHECKPOINT, 8 * MIB, copyTimeout);
             try (RawPackSinkWriter writer = harness.writer()) {
                 assertThatThrownBy(() -> writer.write(copied(source, LENGTH), null))
                         .isInstanceOfSatisfying(ExternalCopyException.class, e -> {
@@ -229,7 +231,7 @@ class ExternalSourceCopyTest {
                         .as("their threads still hang, the copy threads are bounded, and the last try waited "
                                 + "for one of them until the copy timeout")
                         .hasMessageContaining("failed: the copy took longer than "
-                                + WriterHarness.COPY_TIMEOUT.toMillis()
+                                + copyTimeout.toMillis()
                                 + " ms (sink.raw-pack.external-copy-timeout), 0 bytes were copied, waiting for a "
                                 + "copy thread: all 2 are still in earlier reads that ignored their interrupts: "
                                 + "[external-copy-0-")
