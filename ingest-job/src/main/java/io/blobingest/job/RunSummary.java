@@ -1,30 +1,22 @@
 package io.blobingest.job;
 
 import io.blobingest.job.internal.CountDeadLetters;
+import io.blobingest.job.internal.ManifestTally;
+import io.blobingest.job.internal.RunSummaryText;
 import io.blobingest.objectlayer.BlobKind;
-import io.blobingest.objectlayer.BlobSets;
-import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.DeadLetterCode;
 import io.blobingest.sink.RawPackSink;
 import io.blobingest.sink.RawPackSinkOptions;
-import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.StringJoiner;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.core.fs.Path;
 
 /**
  * What one run committed, read back from storage: the rows of the manifests the run committed
@@ -78,19 +70,19 @@ public final class RunSummary {
     private final SharingIndex sharingIndex;
 
     private RunSummary(
-            Tally tally,
+            ManifestTally tally,
             long packTargetBytes,
             Duration elapsed,
             Map<DeadLetterCode, Long> deadLetters,
             SharingIndex sharingIndex) {
-        this.kinds = Collections.unmodifiableMap(new EnumMap<>(tally.kinds));
-        this.blobSets = tally.blobSets;
-        this.packs = tally.packs.size();
-        this.packBytes = tally.packBytes;
-        this.dedicatedSidecars = tally.dedicatedSidecars.size();
-        this.dedicatedBytes = tally.dedicatedBytes;
-        this.sharedBlobs = tally.sharedBlobs;
-        this.sharedBytes = tally.sharedBytes;
+        this.kinds = Collections.unmodifiableMap(tally.kinds());
+        this.blobSets = tally.blobSets();
+        this.packs = tally.packs();
+        this.packBytes = tally.packBytes();
+        this.dedicatedSidecars = tally.dedicatedSidecars();
+        this.dedicatedBytes = tally.dedicatedBytes();
+        this.sharedBlobs = tally.sharedBlobs();
+        this.sharedBytes = tally.sharedBytes();
         this.packTargetBytes = packTargetBytes;
         this.elapsed = elapsed;
         // EnumMap's copy constructor refuses an empty map that is not an EnumMap.
@@ -151,11 +143,7 @@ public final class RunSummary {
         if (packTargetBytes <= 0) {
             throw new IllegalArgumentException("pack target size must be > 0 bytes, found " + packTargetBytes);
         }
-        List<Path> manifests = baseline.newManifests();
-        Tally tally = new Tally(baseline.base(), manifests);
-        for (Path manifest : manifests) {
-            tally.add(manifest);
-        }
+        ManifestTally tally = ManifestTally.of(baseline.base(), baseline.newManifests());
         return new RunSummary(tally, packTargetBytes, elapsed, deadLetters, sharingIndex);
     }
 
@@ -227,6 +215,11 @@ public final class RunSummary {
         return Optional.ofNullable(sharingIndex);
     }
 
+    /** {@code sink.raw-pack.pack-target-size}: what the fill ratio compares with. */
+    public long packTargetBytes() {
+        return packTargetBytes;
+    }
+
     public Duration elapsed() {
         return elapsed;
     }
@@ -256,42 +249,7 @@ public final class RunSummary {
      * (sharing was on), even if nothing was shared.
      */
     public String format() {
-        StringBuilder text = new StringBuilder();
-        line(text, "run summary: %d descriptors in %d blob sets, %s", descriptors(), blobSets, seconds(elapsed));
-        line(text, "  inline     %,10d blobs %10s", blobs(BlobKind.INLINE), size(bytes(BlobKind.INLINE)));
-        line(
-                text,
-                "  packed     %,10d blobs %10s in %d packs, average %s, %.1f%% of the %s target",
-                blobs(BlobKind.PACKED),
-                size(bytes(BlobKind.PACKED)),
-                packs,
-                size(averagePackBytes()),
-                100 * packFillRatio(),
-                size(packTargetBytes));
-        line(
-                text,
-                "  dedicated  %,10d blobs %10s in %d sidecars",
-                blobs(BlobKind.DEDICATED),
-                size(bytes(BlobKind.DEDICATED)),
-                dedicatedSidecars);
-        if (sharedBlobs > 0) {
-            line(
-                    text,
-                    "  shared     %,10d blobs %10s not stored again (exact sharing)",
-                    sharedBlobs,
-                    size(sharedBytes));
-        }
-        if (sharingIndex != null) {
-            line(
-                    text,
-                    "  sharing index %,d objects remembered (at most %,d per subtask)",
-                    sharingIndex.entries(),
-                    sharingIndex.perSubtaskLimit());
-        }
-        line(text, "  external   %,10d references", blobs(BlobKind.EXTERNAL));
-        line(text, "  dead letters %d%s", deadLetterTotal(), deadLetterCodes());
-        line(text, "  throughput %.1f blobs/s, %.2f MiB/s", blobsPerSecond(), mebibytesPerSecond());
-        return text.toString();
+        return RunSummaryText.format(this);
     }
 
     @Override
@@ -299,123 +257,8 @@ public final class RunSummary {
         return format();
     }
 
-    private long blobs(BlobKind kind) {
-        return kinds.get(kind).blobs();
-    }
-
-    private long bytes(BlobKind kind) {
-        return kinds.get(kind).bytes();
-    }
-
-    private String deadLetterCodes() {
-        if (deadLetters.isEmpty()) {
-            return "";
-        }
-        StringJoiner codes = new StringJoiner(", ", ": ", "");
-        deadLetters.forEach((code, count) -> codes.add(code.wireName() + " " + count));
-        return codes.toString();
-    }
-
     private double perSecond(long amount) {
         long nanos = elapsed.toNanos();
         return nanos <= 0 ? 0 : amount * 1e9 / nanos;
-    }
-
-    private static void line(StringBuilder text, String format, Object... args) {
-        text.append(String.format(Locale.ROOT, format, args)).append(System.lineSeparator());
-    }
-
-    private static String seconds(Duration duration) {
-        return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
-    }
-
-    /** Binary units, one decimal: {@code 512 B}, {@code 64.0 KiB}, {@code 1.0 GiB}. */
-    static String size(long bytes) {
-        if (bytes < 1024) {
-            return bytes + " B";
-        }
-        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-        double value = bytes;
-        int unit = -1;
-        while (value >= 1024 && unit < units.length - 1) {
-            value /= 1024;
-            unit++;
-        }
-        return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
-    }
-
-    /** Running totals over the rows of several manifests. */
-    private static final class Tally {
-        private final URI base;
-        /** The blob sets whose manifests are counted: this run's. */
-        private final Set<String> runSets = new HashSet<>();
-
-        private final Map<BlobKind, KindTotals> kinds = new EnumMap<>(BlobKind.class);
-        private final Set<Sidecar> packs = new HashSet<>();
-        private final Set<Sidecar> dedicatedSidecars = new HashSet<>();
-        private final Set<StoredObject> objectsNamed = new HashSet<>();
-        private int blobSets;
-        private long packBytes;
-        private long dedicatedBytes;
-        private long sharedBlobs;
-        private long sharedBytes;
-
-        Tally(URI base, List<Path> manifests) {
-            this.base = base;
-            for (Path manifest : manifests) {
-                String name = manifest.getName();
-                runSets.add(name.substring(0, name.length() - BlobSets.MANIFEST_SUFFIX.length()));
-            }
-            for (BlobKind kind : BlobKind.values()) {
-                kinds.put(kind, new KindTotals(0, 0));
-            }
-        }
-
-        void add(Path manifest) throws IOException {
-            try (DescriptorManifestReader reader = DescriptorManifestReader.open(manifest)) {
-                blobSets++;
-                for (DescriptorRow row : reader.readAll()) {
-                    add(row);
-                }
-            }
-        }
-
-        private void add(DescriptorRow row) throws IOException {
-            BlobKind kind = row.blob().kind();
-            KindTotals totals = kinds.get(kind);
-            kinds.put(
-                    kind,
-                    new KindTotals(
-                            totals.blobs() + 1, totals.bytes() + row.blob().size()));
-            if (kind != BlobKind.PACKED && kind != BlobKind.DEDICATED) {
-                return;
-            }
-            Sidecar sidecar = new Sidecar(row.blobSet(), row.blob().blobId());
-            boolean storedByThisRun = runSets.contains(row.blobSet());
-            // A Dedicated sidecar holds one object: its position says nothing more.
-            long position = kind == BlobKind.PACKED ? row.blob().position() : 0;
-            if (!objectsNamed.add(new StoredObject(sidecar, position)) || !storedByThisRun) {
-                sharedBlobs++;
-                sharedBytes += row.blob().size();
-            }
-            if (!storedByThisRun) {
-                return;
-            }
-            if (kind == BlobKind.PACKED && packs.add(sidecar)) {
-                packBytes += sidecar.length(base);
-            } else if (kind == BlobKind.DEDICATED && dedicatedSidecars.add(sidecar)) {
-                dedicatedBytes += sidecar.length(base);
-            }
-        }
-    }
-
-    /** One stored blob: a sidecar and, in a pack, the position of its entry. */
-    private record StoredObject(Sidecar sidecar, long position) {}
-
-    private record Sidecar(String blobSet, long id) {
-        long length(URI base) throws IOException {
-            Path path = new Path(BlobSets.sidecarUri(base, blobSet, id));
-            return path.getFileSystem().getFileStatus(path).getLen();
-        }
     }
 }

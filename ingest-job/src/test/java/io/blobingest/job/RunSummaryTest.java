@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.blobingest.job.internal.RunSummaryText;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
@@ -309,9 +310,9 @@ class RunSummaryTest {
 
     @Test
     void sizesUseBinaryUnits() {
-        assertThat(RunSummary.size(1023)).isEqualTo("1023 B");
-        assertThat(RunSummary.size(1024)).isEqualTo("1.0 KiB");
-        assertThat(RunSummary.size(1536L * 1024 * 1024)).isEqualTo("1.5 GiB");
+        assertThat(RunSummaryText.size(1023)).isEqualTo("1023 B");
+        assertThat(RunSummaryText.size(1024)).isEqualTo("1.0 KiB");
+        assertThat(RunSummaryText.size(1536L * 1024 * 1024)).isEqualTo("1.5 GiB");
     }
 
     private static JobExecutionResult finishedJob(Map<String, Object> accumulators) {
