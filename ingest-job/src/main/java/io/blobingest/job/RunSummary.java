@@ -55,14 +55,7 @@ public final class RunSummary {
      */
     public record SharingIndex(long entries, int perSubtaskLimit) {}
 
-    private final Map<BlobKind, KindTotals> kinds;
-    private final int blobSets;
-    private final int packs;
-    private final long packBytes;
-    private final int dedicatedSidecars;
-    private final long dedicatedBytes;
-    private final long sharedBlobs;
-    private final long sharedBytes;
+    private final ManifestTally.Totals totals;
     private final long packTargetBytes;
     private final Duration elapsed;
     private final Map<DeadLetterCode, Long> deadLetters;
@@ -70,19 +63,12 @@ public final class RunSummary {
     private final SharingIndex sharingIndex;
 
     private RunSummary(
-            ManifestTally tally,
+            ManifestTally.Totals totals,
             long packTargetBytes,
             Duration elapsed,
             Map<DeadLetterCode, Long> deadLetters,
             SharingIndex sharingIndex) {
-        this.kinds = Collections.unmodifiableMap(tally.kinds());
-        this.blobSets = tally.blobSets();
-        this.packs = tally.packs();
-        this.packBytes = tally.packBytes();
-        this.dedicatedSidecars = tally.dedicatedSidecars();
-        this.dedicatedBytes = tally.dedicatedBytes();
-        this.sharedBlobs = tally.sharedBlobs();
-        this.sharedBytes = tally.sharedBytes();
+        this.totals = totals;
         this.packTargetBytes = packTargetBytes;
         this.elapsed = elapsed;
         // EnumMap's copy constructor refuses an empty map that is not an EnumMap.
@@ -143,18 +129,22 @@ public final class RunSummary {
         if (packTargetBytes <= 0) {
             throw new IllegalArgumentException("pack target size must be > 0 bytes, found " + packTargetBytes);
         }
-        ManifestTally tally = ManifestTally.of(baseline.base(), baseline.newManifests());
-        return new RunSummary(tally, packTargetBytes, elapsed, deadLetters, sharingIndex);
+        return new RunSummary(
+                ManifestTally.of(baseline.base(), baseline.newManifests()),
+                packTargetBytes,
+                elapsed,
+                deadLetters,
+                sharingIndex);
     }
 
     /** Blobs and logical bytes per kind; every kind is present. */
     public Map<BlobKind, KindTotals> kinds() {
-        return kinds;
+        return totals.kinds();
     }
 
     /** Descriptors committed: one per placed input record. */
     public long descriptors() {
-        return kinds.values().stream().mapToLong(KindTotals::blobs).sum();
+        return totals.kinds().values().stream().mapToLong(KindTotals::blobs).sum();
     }
 
     /**
@@ -162,52 +152,52 @@ public final class RunSummary {
      * ({@link #sharedBytes} of them were not stored again).
      */
     public long bytesPlaced() {
-        return kinds.get(BlobKind.INLINE).bytes()
-                + kinds.get(BlobKind.PACKED).bytes()
-                + kinds.get(BlobKind.DEDICATED).bytes();
+        return totals.kinds().get(BlobKind.INLINE).bytes()
+                + totals.kinds().get(BlobKind.PACKED).bytes()
+                + totals.kinds().get(BlobKind.DEDICATED).bytes();
     }
 
     public int blobSets() {
-        return blobSets;
+        return totals.blobSets();
     }
 
     /** Distinct Raw Packs of this run's blob sets named by Packed descriptors. */
     public int packs() {
-        return packs;
+        return totals.packs();
     }
 
     /** Their total size on storage. */
     public long packBytes() {
-        return packBytes;
+        return totals.packBytes();
     }
 
     public long averagePackBytes() {
-        return packs == 0 ? 0 : packBytes / packs;
+        return packs() == 0 ? 0 : packBytes() / packs();
     }
 
     /** Average pack size over the pack target size; 0 without packs. */
     public double packFillRatio() {
-        return packs == 0 ? 0 : (double) packBytes / packs / packTargetBytes;
+        return packs() == 0 ? 0 : (double) packBytes() / packs() / packTargetBytes;
     }
 
     /** Dedicated sidecars of this run's blob sets named by Dedicated descriptors. */
     public int dedicatedSidecars() {
-        return dedicatedSidecars;
+        return totals.dedicatedSidecars();
     }
 
     /** Total size of the Dedicated sidecars on storage. */
     public long dedicatedBytes() {
-        return dedicatedBytes;
+        return totals.dedicatedBytes();
     }
 
     /** Packed and Dedicated descriptors that name an object stored for another descriptor (exact sharing). */
     public long sharedBlobs() {
-        return sharedBlobs;
+        return totals.sharedBlobs();
     }
 
     /** Their logical bytes: what exact sharing did not store again. */
     public long sharedBytes() {
-        return sharedBytes;
+        return totals.sharedBytes();
     }
 
     /** Exact sharing's index at the end of the run; empty when sharing was off or the size is not known. */

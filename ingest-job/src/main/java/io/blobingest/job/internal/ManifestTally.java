@@ -7,6 +7,7 @@ import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
 import java.io.IOException;
 import java.net.URI;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -85,46 +86,48 @@ public final class ManifestTally {
         }
     }
 
+    /**
+     * What the manifests hold.
+     *
+     * @param kinds rows and logical bytes per kind; every kind is present
+     * @param packs distinct Raw Packs of the run's blob sets named by Packed rows
+     * @param packBytes their total size on storage
+     * @param dedicatedSidecars Dedicated sidecars of the run's blob sets named by Dedicated rows
+     * @param dedicatedBytes their total size on storage
+     * @param sharedBlobs Packed and Dedicated rows that name an object stored for another row or by
+     *     an earlier run
+     * @param sharedBytes their logical bytes
+     */
+    public record Totals(
+            Map<BlobKind, RunSummary.KindTotals> kinds,
+            int blobSets,
+            int packs,
+            long packBytes,
+            int dedicatedSidecars,
+            long dedicatedBytes,
+            long sharedBlobs,
+            long sharedBytes) {
+
+        public Totals {
+            kinds = Collections.unmodifiableMap(new EnumMap<>(kinds));
+        }
+    }
+
     /** Reads {@code manifests}, the run's, whose sidecars lie under {@code base}. */
-    public static ManifestTally of(URI base, List<Path> manifests) throws IOException {
+    public static Totals of(URI base, List<Path> manifests) throws IOException {
         ManifestTally tally = new ManifestTally(base, manifests);
         for (Path manifest : manifests) {
             tally.add(manifest);
         }
-        return tally;
-    }
-
-    /** Rows and logical bytes per kind; every kind is present. */
-    public Map<BlobKind, RunSummary.KindTotals> kinds() {
-        return new EnumMap<>(kinds);
-    }
-
-    public int blobSets() {
-        return blobSets;
-    }
-
-    public int packs() {
-        return packs.size();
-    }
-
-    public long packBytes() {
-        return packBytes;
-    }
-
-    public int dedicatedSidecars() {
-        return dedicatedSidecars.size();
-    }
-
-    public long dedicatedBytes() {
-        return dedicatedBytes;
-    }
-
-    public long sharedBlobs() {
-        return sharedBlobs;
-    }
-
-    public long sharedBytes() {
-        return sharedBytes;
+        return new Totals(
+                tally.kinds,
+                tally.blobSets,
+                tally.packs.size(),
+                tally.packBytes,
+                tally.dedicatedSidecars.size(),
+                tally.dedicatedBytes,
+                tally.sharedBlobs,
+                tally.sharedBytes);
     }
 
     /** One stored blob: a sidecar and, in a pack, the position of its entry. */
