@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.blobingest.cli.CliRun;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,9 +54,9 @@ class BenchCommandITCase {
                         + " read_vs_raw=\\d+\\.\\d\\d read_requests_ratio=\\d+");
         assertThat(run.out()).doesNotContain("FAILED");
 
-        String records = group(run.out(), "workload small: ([\\d,]+) records");
+        String records = BenchOutput.group(run.out(), "workload small: ([\\d,]+) records");
         for (String contender : List.of("consume", "filesink", "blob-ingest")) {
-            assertThat(group(run.out(), "\n" + contender + " +([\\d,]+) "))
+            assertThat(BenchOutput.group(run.out(), "\n" + contender + " +([\\d,]+) "))
                     .as(contender)
                     .isEqualTo(records);
         }
@@ -83,67 +81,5 @@ class BenchCommandITCase {
                     .as(contender)
                     .exists();
         }
-    }
-
-    /**
-     * The duplicates workload runs blob-ingest with each exact sharing mode: every run accounts for every record, and
-     * within-job shares every duplicate (routed by content, each meets its first copy).
-     */
-    @Test
-    void tinyDuplicatesWorkloadComparesTheSharingModesAndWithinJobSharesEveryDuplicate() {
-        CliRun run = CliRun.of(
-                BenchCli.commandLine(),
-                "bench",
-                "--workload",
-                "duplicates",
-                "--bytes",
-                "12mb",
-                "--read-sample",
-                Integer.toString(SAMPLE),
-                "--checkpoint-interval",
-                "1s",
-                "--output",
-                dir.resolve("bench").toString());
-
-        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).doesNotContain("FAILED");
-        List<String> lines = run.out().lines().toList();
-        assertThat(lines.get(lines.size() - 2))
-                .matches("RESULT workload=duplicates ingest_vs_consume=\\d+\\.\\d\\d ingest_vs_filesink=\\d+\\.\\d\\d"
-                        + " read_vs_raw=\\d+\\.\\d\\d read_requests_ratio=\\d+ sharing_subtask_vs_off=\\d+\\.\\d\\d"
-                        + " sharing_job_vs_off=\\d+\\.\\d\\d stored_vs_input_off=1\\.\\d{3}"
-                        + " stored_vs_input_subtask=0\\.\\d{3} stored_vs_input_job=0\\.\\d{3}"
-                        + " unique_vs_input=0\\.\\d{3}"
-                        + " read_vs_raw_subtask=\\d+\\.\\d\\d read_vs_raw_job=\\d+\\.\\d\\d");
-        assertThat(lines.get(lines.size() - 1))
-                .startsWith("RESULT workload=duplicates steady_vs_filesink=")
-                .containsPattern(" steady_sharing_subtask_vs_off=(n/a|\\d+\\.\\d\\d)"
-                        + " steady_sharing_job_vs_off=(n/a|\\d+\\.\\d\\d)$");
-
-        String records = group(run.out(), "workload duplicates: ([\\d,]+) records");
-        for (String contender : List.of(
-                "consume",
-                "filesink",
-                "blob-ingest",
-                "blob-ingest-off",
-                "blob-ingest-within-subtask",
-                "blob-ingest-within-job")) {
-            assertThat(group(run.out(), "\n" + contender + " +([\\d,]+) "))
-                    .as(contender)
-                    .isEqualTo(records);
-        }
-        String duplicates = group(run.out(), "exact sharing: [^\\n]*\\), ([\\d,]+) of the " + records + " records");
-        assertThat(Integer.parseInt(duplicates)).isPositive();
-        // The table's columns after the mode: time, MB/s, vs off, steady MB/s, steady vs off, CPU s, stored MB,
-        // stored/input, stored/unique, then shared rows.
-        String sharedColumn = " +\\S+".repeat(9) + " +([\\d,]+) ";
-        assertThat(group(run.out(), "\noff" + sharedColumn)).isEqualTo("0");
-        assertThat(group(run.out(), "\nwithin-job" + sharedColumn)).isEqualTo(duplicates);
-    }
-
-    private static String group(String text, String regex) {
-        Matcher matcher = Pattern.compile(regex).matcher(text);
-        assertThat(matcher.find()).as("'%s' in:%n%s", regex, text).isTrue();
-        return matcher.group(1);
     }
 }

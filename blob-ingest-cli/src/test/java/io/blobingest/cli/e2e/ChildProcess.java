@@ -111,9 +111,10 @@ record ChildProcess(Process process, Path log) {
     /** The child JVM's options ({@code BLOB_INGEST_JAVA_OPTS} for the launcher). */
     private static List<String> javaOptions(Path log) throws IOException {
         // The JVM's temporary files go with the test's directory: a SIGKILLed JVM never runs its
-        // deleteOnExit, and with the Lance output it leaves a 181 MB copy of Lance's natives.
+        // deleteOnExit, and with the Lance output it leaves a 181 MB copy of Lance's natives. C1 only,
+        // as the test JVMs (test.argLine): a short run spends less CPU compiling.
         Path tmp = Files.createDirectories(log.resolveSibling(log.getFileName() + ".tmp"));
-        return List.of("-Xmx1g", "-Djava.io.tmpdir=" + tmp);
+        return List.of("-Xmx1g", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp);
     }
 
     private static ChildProcess start(List<String> wrapper, List<String> args, Path log) throws IOException {

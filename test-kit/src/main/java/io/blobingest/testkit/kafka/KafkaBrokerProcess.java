@@ -146,7 +146,7 @@ final class KafkaBrokerProcess implements AutoCloseable {
     private static ProcessBuilder java(List<String> mainAndArgs, Path log) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path")));
+        command.addAll(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path")));
         command.addAll(mainAndArgs);
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     }
