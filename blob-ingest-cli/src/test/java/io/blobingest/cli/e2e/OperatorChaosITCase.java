@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Chaos from outside, as an operator would cause it: {@code ./blob-ingest run},
  * unbounded with retained checkpoints, in a child JVM against a Kafka broker in another child JVM
  * and an S3 server (S3Proxy over files on a small tmpfs of its own) reached through a TCP proxy,
- * while 21,000 records of every {@link ChaosWorkload} shape keep arriving. One after another: (a)
+ * while 12,000 records of every {@link ChaosWorkload} shape keep arriving. One after another: (a)
  * the broker SIGKILLed and started again on its data directory; (b) the S3 server stopped for 15
  * s while the job commits, then started again; (c) the S3 server's file system filled to its last
  * byte, then freed; (e) the link to S3 stalled (every byte held) for longer than the External
@@ -49,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
 class OperatorChaosITCase {
 
     private static final int PARTITIONS = 2;
-    private static final int CHUNK = 4_200;
+    private static final int CHUNK = 2_400;
     /** A chunk before the faults, then one during each of the four. */
     private static final int INPUTS = 5 * CHUNK;
 
