@@ -24,6 +24,34 @@ class RunUsageTest {
     }
 
     @Test
+    void severalInputTopicsNeedAGroupOfTheirOwn() {
+        CliRun run = run("-D", "kafka.input-topic=cam-front,cam-rear");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(JobCli.EXIT_USAGE);
+        assertThat(run.err())
+                .contains("several input topics or a pattern need --group-id (kafka.group-id): the default,"
+                        + " blob-ingest-<input topic>, is named after one topic");
+    }
+
+    @Test
+    void topicsNamedAndAPatternAreRefusedTogether() {
+        CliRun run = run("--input-topic-pattern", "robots\\..*", "--group-id", "fleet");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(JobCli.EXIT_USAGE);
+        assertThat(run.err()).contains("give kafka.input-topic or kafka.input-topic-pattern, not both");
+    }
+
+    @Test
+    void anUnknownStartPositionIsRefused() {
+        CliRun run = run("--start-from", "yesterday");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(JobCli.EXIT_USAGE);
+        assertThat(run.err())
+                .contains(
+                        "kafka.start-from must be group, earliest, latest or timestamp:<epoch ms>, found 'yesterday'");
+    }
+
+    @Test
     void theLineageTopicMustBeItsOwn() {
         CliRun run = run("-D", "kafka.lineage-topic=descriptors");
 

@@ -204,7 +204,7 @@ public final class IngestJob {
                                 kafka.adminProperties(),
                                 kafka.deadLetterTransactionalIdPrefix(),
                                 kafka.deadLetterTopic(),
-                                kafka.inputTopic().orElse(null),
+                                kafka.inputTopics().orElse(null),
                                 records.getExecutionEnvironment()
                                         .getCheckpointConfig()
                                         .isCheckpointingEnabled()))

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
-import java.util.stream.Collectors;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -26,6 +25,7 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.KafkaSourceOptions;
 import org.apache.flink.connector.kafka.source.enumerator.KafkaSourceEnumState;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
@@ -52,8 +52,14 @@ public final class BlobKafkaConnectors {
     /** Appended to the transactional id prefix by the backfill's sink of passed-through descriptors. */
     public static final String PASSED_THROUGH_SINK_SUFFIX = "-passed-through";
 
+    private static final String TIMESTAMP_PREFIX = "timestamp:";
+
     private final String bootstrapServers;
-    private final String inputTopic;
+    /** Null: the sinks only ({@link #sinksFromConfig}). */
+    private final InputTopics inputTopics;
+
+    private final OffsetsInitializer startingOffsets;
+    private final Duration partitionDiscoveryInterval;
     private final String descriptorTopic;
     private final String deadLetterTopic;
     private final String groupId;
@@ -61,7 +67,7 @@ public final class BlobKafkaConnectors {
     private final Duration transactionTimeout;
     private final boolean bounded;
     /** Where a bounded run stops, by partition, if its launcher fixed it ({@link BoundedRunOffsets}). */
-    private final Map<Integer, Long> stoppingOffsets;
+    private final Map<TopicPartition, Long> stoppingOffsets;
 
     private final long deadLetterMaxRecordBytes;
     private final Properties clientProperties;
@@ -74,11 +80,20 @@ public final class BlobKafkaConnectors {
         descriptorTopic = required(config, BlobKafkaOptions.DESCRIPTOR_TOPIC);
         deadLetterTopic = required(config, BlobKafkaOptions.DEAD_LETTER_TOPIC);
         if (readsInputTopic) {
-            inputTopic = required(config, BlobKafkaOptions.INPUT_TOPIC);
+            inputTopics = InputTopics.fromConfig(config)
+                    .orElseThrow(() -> new IllegalConfigurationException("missing option "
+                            + BlobKafkaOptions.INPUT_TOPIC.key() + " (or " + BlobKafkaOptions.INPUT_TOPIC_PATTERN.key()
+                            + ")"));
             groupId = required(config, BlobKafkaOptions.GROUP_ID);
         } else {
-            inputTopic = null;
+            inputTopics = null;
             groupId = null;
+        }
+        startingOffsets = startingOffsets(config.get(BlobKafkaOptions.START_FROM));
+        partitionDiscoveryInterval = config.get(BlobKafkaOptions.PARTITION_DISCOVERY_INTERVAL);
+        if (partitionDiscoveryInterval.isNegative()) {
+            throw new IllegalConfigurationException(BlobKafkaOptions.PARTITION_DISCOVERY_INTERVAL.key()
+                    + " must not be negative, found " + partitionDiscoveryInterval);
         }
         transactionalIdPrefix = lineage(config)
                 .orElseThrow(() -> new IllegalConfigurationException(
@@ -88,10 +103,10 @@ public final class BlobKafkaConnectors {
                     BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key() + " must not be blank");
         }
         if (descriptorTopic.equals(deadLetterTopic)
-                || descriptorTopic.equals(inputTopic)
-                || deadLetterTopic.equals(inputTopic)) {
+                || readsOwnOutput(descriptorTopic)
+                || readsOwnOutput(deadLetterTopic)) {
             throw new IllegalConfigurationException("the input, descriptor and dead-letter topics must differ, found "
-                    + inputTopic + ", " + descriptorTopic + ", " + deadLetterTopic);
+                    + inputTopics + "; " + descriptorTopic + "; " + deadLetterTopic);
         }
         transactionTimeout = config.get(BlobKafkaOptions.TRANSACTION_TIMEOUT);
         TransactionTimeouts.validate(config);
@@ -113,7 +128,7 @@ public final class BlobKafkaConnectors {
         if (lineageTopic.isBlank()) {
             throw new IllegalConfigurationException(BlobKafkaOptions.LINEAGE_TOPIC.key() + " must not be blank");
         }
-        if (lineageTopic.equals(inputTopic)
+        if (readsOwnOutput(lineageTopic)
                 || lineageTopic.equals(descriptorTopic)
                 || lineageTopic.equals(deadLetterTopic)) {
             throw new IllegalConfigurationException(BlobKafkaOptions.LINEAGE_TOPIC.key()
@@ -127,6 +142,38 @@ public final class BlobKafkaConnectors {
         if (runningJobCheck.isNegative()) {
             throw new IllegalConfigurationException(
                     BlobKafkaOptions.RUNNING_JOB_CHECK.key() + " must not be negative, found " + runningJobCheck);
+        }
+    }
+
+    /** Whether the input topics include {@code topic}, one the job writes. */
+    private boolean readsOwnOutput(String topic) {
+        return inputTopics != null && inputTopics.contains(topic);
+    }
+
+    /** {@code kafka.start-from} as the Kafka source's starting offsets. */
+    @SuppressWarnings("deprecation") // the connector's committedOffsets still takes OffsetResetStrategy
+    private static OffsetsInitializer startingOffsets(String startFrom) {
+        String value = startFrom.strip();
+        switch (value) {
+            case "group":
+                return OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+            case "earliest":
+                return OffsetsInitializer.earliest();
+            case "latest":
+                return OffsetsInitializer.latest();
+            default:
+                if (value.startsWith(TIMESTAMP_PREFIX)) {
+                    try {
+                        long timestamp = Long.parseLong(value.substring(TIMESTAMP_PREFIX.length()));
+                        if (timestamp >= 0) {
+                            return OffsetsInitializer.timestamp(timestamp);
+                        }
+                    } catch (NumberFormatException e) {
+                        // refused below, with the other malformed values
+                    }
+                }
+                throw new IllegalConfigurationException(BlobKafkaOptions.START_FROM.key()
+                        + " must be group, earliest, latest or timestamp:<epoch ms>, found '" + startFrom + "'");
         }
     }
 
@@ -165,37 +212,56 @@ public final class BlobKafkaConnectors {
     }
 
     /**
-     * The input topic, read {@code read_committed} from the group's committed offsets (earliest when
-     * it has none) unless a checkpoint says otherwise; bounded mode stops at the offsets its launcher
+     * The input topics ({@link InputTopics}), read {@code read_committed} from where {@code
+     * kafka.start-from} says (by default the group's committed offsets, earliest when it has none)
+     * unless a checkpoint says otherwise; an unbounded job finds new partitions and matching topics
+     * every {@code kafka.partition-discovery-interval}. Bounded mode stops at the offsets its launcher
      * fixed ({@link BoundedRunOffsets}), else at those that are the latest when the job starts, also
      * when it restores a checkpoint of an unbounded run. The group's
      * offsets are committed with the checkpoint that commits a blob set, one checkpoint before its
      * descriptors, so they are no restart point: {@code run} restores a retained checkpoint when
      * there is one, and starts here only the first time or with {@code --fresh}.
      */
-    @SuppressWarnings("deprecation") // the connector's committedOffsets still takes OffsetResetStrategy
     public Source<BlobRecord, KafkaPartitionSplit, KafkaSourceEnumState> source() {
-        if (inputTopic == null) {
+        if (inputTopics == null) {
             throw new IllegalStateException("these connectors were made without an input topic (sinksFromConfig)");
         }
         KafkaSourceBuilder<BlobRecord> builder = KafkaSource.<BlobRecord>builder()
                 .setBootstrapServers(bootstrapServers)
-                .setTopics(inputTopic)
                 .setGroupId(groupId)
-                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setStartingOffsets(startingOffsets)
                 .setDeserializer(new BlobRecordDeserializationSchema())
                 .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .setProperty(
+                        KafkaSourceOptions.PARTITION_DISCOVERY_INTERVAL_MS.key(),
+                        Long.toString(partitionDiscoveryInterval.isZero() ? -1 : partitionDiscoveryInterval.toMillis()))
                 .setProperties(clientProperties);
-        if (bounded) {
-            builder.setBounded(
-                    stoppingOffsets.isEmpty()
-                            ? OffsetsInitializer.latest()
-                            : OffsetsInitializer.offsets(stoppingOffsets.entrySet().stream()
-                                    .collect(Collectors.toMap(
-                                            e -> new TopicPartition(inputTopic, e.getKey()), Map.Entry::getValue))));
-            return new BoundedKafkaSource<>(builder.build(), List.of(inputTopic), adminProperties());
+        if (!bounded) {
+            inputTopics.subscribe(builder);
+            return builder.build();
         }
-        return builder.build();
+        if (stoppingOffsets.isEmpty()) {
+            inputTopics.subscribe(builder);
+            builder.setBounded(OffsetsInitializer.latest());
+        } else {
+            // The topics that matched when the launcher fixed where the run stops: a topic created since is
+            // not this run's.
+            builder.setTopics(stoppedTopics());
+            builder.setBounded(OffsetsInitializer.offsets(stoppingOffsets));
+        }
+        return new BoundedKafkaSource<>(builder.build(), stoppedTopics(), adminProperties());
+    }
+
+    /** The topics of the fixed stopping offsets, else the named input topics (none for a pattern). */
+    private List<String> stoppedTopics() {
+        if (stoppingOffsets.isEmpty()) {
+            return inputTopics.names();
+        }
+        return stoppingOffsets.keySet().stream()
+                .map(TopicPartition::topic)
+                .distinct()
+                .sorted()
+                .toList();
     }
 
     /** Exactly one record per descriptor, visible to {@code read_committed} consumers once its checkpoint completes. */
@@ -323,9 +389,9 @@ public final class BlobKafkaConnectors {
         return deadLetterTopic;
     }
 
-    /** The input topic; empty for connectors made without one ({@link #sinksFromConfig}). */
-    public Optional<String> inputTopic() {
-        return Optional.ofNullable(inputTopic);
+    /** The input topics; empty for connectors made without them ({@link #sinksFromConfig}). */
+    public Optional<InputTopics> inputTopics() {
+        return Optional.ofNullable(inputTopics);
     }
 
     /** The prefix the descriptor sink's transactional ids start with. */

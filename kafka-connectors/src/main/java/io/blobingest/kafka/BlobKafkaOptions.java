@@ -19,7 +19,31 @@ public final class BlobKafkaOptions {
     public static final ConfigOption<String> INPUT_TOPIC = ConfigOptions.key("kafka.input-topic")
             .stringType()
             .noDefaultValue()
-            .withDescription("Topic of the blobs to ingest (spec.md section 4).");
+            .withDescription("Topic of the blobs to ingest (spec.md section 4), or several separated by commas. "
+                    + "Not with kafka.input-topic-pattern.");
+
+    public static final ConfigOption<String> INPUT_TOPIC_PATTERN = ConfigOptions.key("kafka.input-topic-pattern")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("Ingest every topic whose whole name matches this Java regular expression, also "
+                    + "topics created while the job runs (found within kafka.partition-discovery-interval, "
+                    + "read from their first record). A bounded run reads the topics that match when it starts. "
+                    + "Must not match the descriptor, dead-letter or lineage topic. Not with kafka.input-topic.");
+
+    public static final ConfigOption<String> START_FROM = ConfigOptions.key("kafka.start-from")
+            .stringType()
+            .defaultValue("group")
+            .withDescription("Where a job without a checkpoint to resume starts reading each input partition: "
+                    + "'group' (the consumer group's committed offset, else the earliest), 'earliest', "
+                    + "'latest', or 'timestamp:<epoch ms>' (the first record at or after it, else the end). A "
+                    + "resumed checkpoint's offsets always win; partitions found later start at their earliest.");
+
+    public static final ConfigOption<Duration> PARTITION_DISCOVERY_INTERVAL = ConfigOptions.key(
+                    "kafka.partition-discovery-interval")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(30))
+            .withDescription("How often an unbounded job looks for new partitions of its input topics and, "
+                    + "with kafka.input-topic-pattern, for new topics that match; 0 s never.");
 
     public static final ConfigOption<String> DESCRIPTOR_TOPIC = ConfigOptions.key("kafka.descriptor-topic")
             .stringType()

@@ -1,7 +1,9 @@
 package io.blobingest.kafka;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -13,6 +15,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -34,56 +37,60 @@ import org.apache.kafka.common.TopicPartition;
 @Internal
 public final class BoundedRunOffsets {
 
-    /** The stopping offsets a launcher fixed, {@code <partition>:<offset>,...}; set by {@link #fix}. */
+    /** The stopping offsets a launcher fixed, {@code <topic>:<partition>:<offset>,...}; set by {@link #fix}. */
     public static final ConfigOption<String> STOPPING_OFFSETS = ConfigOptions.key(
                     "$internal.blob-ingest.kafka.stopping-offsets")
             .stringType()
             .noDefaultValue()
-            .withDescription("Offsets of the input topic's partitions where a bounded run stops (launcher-internal).");
+            .withDescription("Offsets of the input partitions where a bounded run stops (launcher-internal).");
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     private BoundedRunOffsets() {}
 
     /**
-     * Fixes where the bounded run configured by {@code config} stops: the input topic's last stable
-     * offsets now, one per partition.
+     * Fixes where the bounded run configured by {@code config} stops: the last stable offsets now of
+     * every partition of its input topics (with a pattern, of the topics that match now).
      *
      * @return the stopping offsets, by partition
      */
-    public static Map<Integer, Long> fix(Configuration config) throws InterruptedException {
-        String topic = config.get(BlobKafkaOptions.INPUT_TOPIC);
+    public static Map<TopicPartition, Long> fix(Configuration config) throws InterruptedException {
+        InputTopics inputs = InputTopics.fromConfig(config)
+                .orElseThrow(() -> new IllegalStateException("a bounded run without input topics"));
         try (Admin admin = Admin.create(BlobKafkaConnectors.fromConfig(config).adminProperties())) {
+            List<String> topics = inputs.resolve(admin, TIMEOUT.toMillis());
+            if (topics.isEmpty()) {
+                throw new IllegalConfigurationException("no topic matches the input, " + inputs + ": nothing to read");
+            }
             Set<TopicPartition> partitions = admin
-                    .describeTopics(Set.of(topic))
+                    .describeTopics(topics)
                     .allTopicNames()
                     .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                    .get(topic)
-                    .partitions()
+                    .values()
                     .stream()
-                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .flatMap(topic ->
+                            topic.partitions().stream().map(p -> new TopicPartition(topic.name(), p.partition())))
                     .collect(Collectors.toSet());
             Map<TopicPartition, OffsetSpec> latest =
                     partitions.stream().collect(Collectors.toMap(Function.identity(), p -> OffsetSpec.latest()));
-            Map<Integer, Long> offsets = new LinkedHashMap<>();
+            Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
             admin
                     .listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
                     .all()
                     .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                     .entrySet()
                     .stream()
-                    .sorted(Map.Entry.comparingByKey((a, b) -> Integer.compare(a.partition(), b.partition())))
-                    .forEach(e ->
-                            offsets.put(e.getKey().partition(), e.getValue().offset()));
+                    .sorted(Map.Entry.comparingByKey(BY_TOPIC_AND_PARTITION))
+                    .forEach(e -> offsets.put(e.getKey(), e.getValue().offset()));
             config.set(STOPPING_OFFSETS, encode(offsets));
             return offsets;
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot read the end offsets of input topic " + topic + ": " + e, e);
+            throw new IllegalStateException("cannot read the end offsets of the input " + inputs + ": " + e, e);
         }
     }
 
     /** The stopping offsets {@link #fix} set in {@code config}, by partition; empty when it did not. */
-    public static Map<Integer, Long> fixed(ReadableConfig config) {
+    public static Map<TopicPartition, Long> fixed(ReadableConfig config) {
         return config.getOptional(STOPPING_OFFSETS)
                 .map(BoundedRunOffsets::decode)
                 .orElse(Map.of());
@@ -95,23 +102,22 @@ public final class BoundedRunOffsets {
      *
      * @return the partitions moved, with their new offsets
      */
-    public static Map<Integer, Long> advanceGroup(ReadableConfig config) throws InterruptedException {
-        Map<Integer, Long> stops = fixed(config);
+    public static Map<TopicPartition, Long> advanceGroup(ReadableConfig config) throws InterruptedException {
+        Map<TopicPartition, Long> stops = fixed(config);
         if (stops.isEmpty()) {
             return Map.of();
         }
-        String topic = config.get(BlobKafkaOptions.INPUT_TOPIC);
         String group = config.get(BlobKafkaOptions.GROUP_ID);
         try (Admin admin = Admin.create(BlobKafkaConnectors.fromConfig(config).adminProperties())) {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
                     .partitionsToOffsetAndMetadata()
                     .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             Map<TopicPartition, OffsetAndMetadata> behind = new LinkedHashMap<>();
-            Map<Integer, Long> moved = new LinkedHashMap<>();
+            Map<TopicPartition, Long> moved = new LinkedHashMap<>();
             stops.forEach((partition, stop) -> {
-                OffsetAndMetadata now = committed.get(new TopicPartition(topic, partition));
+                OffsetAndMetadata now = committed.get(partition);
                 if (now == null || now.offset() < stop) {
-                    behind.put(new TopicPartition(topic, partition), new OffsetAndMetadata(stop));
+                    behind.put(partition, new OffsetAndMetadata(stop));
                     moved.put(partition, stop);
                 }
             });
@@ -121,29 +127,35 @@ public final class BoundedRunOffsets {
             return moved;
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException(
-                    "cannot move consumer group " + group + " to where the run stopped on " + topic + ": " + e, e);
+                    "cannot move consumer group " + group + " to where the run stopped: " + e, e);
         }
     }
 
-    static String encode(Map<Integer, Long> offsets) {
+    static String encode(Map<TopicPartition, Long> offsets) {
         return offsets.entrySet().stream()
-                .map(e -> e.getKey() + ":" + e.getValue())
+                .map(e -> e.getKey().topic() + ":" + e.getKey().partition() + ":" + e.getValue())
                 .collect(Collectors.joining(","));
     }
 
-    static Map<Integer, Long> decode(String text) {
-        Map<Integer, Long> offsets = new LinkedHashMap<>();
+    static Map<TopicPartition, Long> decode(String text) {
+        Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
         if (text.isBlank()) {
             return offsets;
         }
-        for (String pair : text.split(",")) {
-            String[] parts = pair.split(":");
-            if (parts.length != 2) {
+        for (String entry : text.split(",")) {
+            // A topic name has no ':'.
+            String[] parts = entry.split(":");
+            if (parts.length != 3) {
                 throw new IllegalArgumentException(
-                        STOPPING_OFFSETS.key() + ": expected <partition>:<offset>, found '" + pair + "'");
+                        STOPPING_OFFSETS.key() + ": expected <topic>:<partition>:<offset>, found '" + entry + "'");
             }
-            offsets.put(Integer.parseInt(parts[0].trim()), Long.parseLong(parts[1].trim()));
+            offsets.put(
+                    new TopicPartition(parts[0].trim(), Integer.parseInt(parts[1].trim())),
+                    Long.parseLong(parts[2].trim()));
         }
         return offsets;
     }
+
+    private static final Comparator<TopicPartition> BY_TOPIC_AND_PARTITION =
+            Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 }

@@ -75,7 +75,7 @@ public final class DeadLetterDeliveries extends AbstractStreamOperator<DeadLette
     private final String transactionalIdPrefix;
     private final String deadLetterTopic;
     /** Null: no input topic (a backfill), nothing is checked. */
-    private final String inputTopic;
+    private final InputTopics inputTopics;
     /** Without checkpoints there are no epochs to check. */
     private final boolean checkpointing;
 
@@ -102,19 +102,19 @@ public final class DeadLetterDeliveries extends AbstractStreamOperator<DeadLette
      * @param clientProperties a client's properties for the cluster (bootstrap servers, {@code kafka.properties})
      * @param transactionalIdPrefix the dead-letter sink's transactional id prefix
      * @param deadLetterTopic the topic it writes
-     * @param inputTopic the topic whose records' dead letters are checked; null: none (a backfill)
+     * @param inputTopics the topics whose records' dead letters are checked; null: none (a backfill)
      * @param checkpointing whether the job takes checkpoints; without, nothing is checked
      */
     public DeadLetterDeliveries(
             Properties clientProperties,
             String transactionalIdPrefix,
             String deadLetterTopic,
-            String inputTopic,
+            InputTopics inputTopics,
             boolean checkpointing) {
         this.clientProperties = Objects.requireNonNull(clientProperties, "clientProperties");
         this.transactionalIdPrefix = Objects.requireNonNull(transactionalIdPrefix, "transactionalIdPrefix");
         this.deadLetterTopic = Objects.requireNonNull(deadLetterTopic, "deadLetterTopic");
-        this.inputTopic = inputTopic;
+        this.inputTopics = inputTopics;
         this.checkpointing = checkpointing;
     }
 
@@ -146,7 +146,7 @@ public final class DeadLetterDeliveries extends AbstractStreamOperator<DeadLette
         super.open();
         reSent = getMetricGroup().counter("deadLettersReSent");
         unchecked = getMetricGroup().counter("deadLettersUnchecked");
-        checking = inputTopic != null && checkpointing;
+        checking = inputTopics != null && checkpointing;
         serializer = new DeadLetterRecordSerializer(deadLetterTopic);
         if (checking || !pending.isEmpty()) {
             admin = Admin.create(clientProperties);
@@ -162,7 +162,7 @@ public final class DeadLetterDeliveries extends AbstractStreamOperator<DeadLette
     @Override
     public void processElement(StreamRecord<DeadLetter> element) {
         DeadLetter deadLetter = element.getValue();
-        if (checking && inputTopic.equals(deadLetter.record().topic())) {
+        if (checking && inputTopics.contains(deadLetter.record().topic())) {
             sending(DeadLetterRef.of(deadLetter), element.hasTimestamp() ? element.getTimestamp() : Long.MAX_VALUE);
         } else {
             unchecked.inc();
@@ -251,7 +251,7 @@ public final class DeadLetterDeliveries extends AbstractStreamOperator<DeadLette
                         + " epoch {}",
                 transactionalId,
                 epoch.deadLetters().size(),
-                inputTopic,
+                inputTopics,
                 currentEpoch);
         List<ConsumerRecord<byte[], byte[]>> inputs = inputs(epoch, epoch.deadLetters());
         for (int i = 0; i < inputs.size(); i++) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -139,8 +140,64 @@ class BlobKafkaConnectorsTest {
         config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, "descriptors");
 
         assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
-                .hasMessage("the input, descriptor and dead-letter topics must differ, found blobs, descriptors,"
+                .hasMessage("the input, descriptor and dead-letter topics must differ, found blobs; descriptors;"
                         + " descriptors");
+    }
+
+    @Test
+    void refusesInputTopicsThatTakeInTheJobsOwnOutput() {
+        Configuration named = validConfig();
+        named.set(BlobKafkaOptions.INPUT_TOPIC, "blobs,dead-letters");
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(named))
+                .hasMessage("the input, descriptor and dead-letter topics must differ, found blobs, dead-letters;"
+                        + " descriptors; dead-letters");
+
+        Configuration pattern = validConfig();
+        pattern.removeConfig(BlobKafkaOptions.INPUT_TOPIC);
+        pattern.set(BlobKafkaOptions.INPUT_TOPIC_PATTERN, "de.*");
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(pattern))
+                .hasMessage("the input, descriptor and dead-letter topics must differ, found topics matching 'de.*';"
+                        + " descriptors; dead-letters");
+
+        pattern.set(BlobKafkaOptions.INPUT_TOPIC_PATTERN, "robots\\..*");
+        pattern.set(BlobKafkaOptions.LINEAGE_TOPIC, "robots.lineage");
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(pattern))
+                .hasMessageStartingWith("kafka.lineage-topic must differ from the input");
+    }
+
+    @Test
+    void startsWhereStartFromSaysAndRefusesAnythingElse() {
+        for (String startFrom : List.of("group", "earliest", "latest", "timestamp:1765000000000", " latest ")) {
+            Configuration config = validConfig();
+            config.set(BlobKafkaOptions.START_FROM, startFrom);
+            assertThat(BlobKafkaConnectors.fromConfig(config).source())
+                    .as(startFrom)
+                    .isNotNull();
+        }
+        for (String startFrom : List.of("yesterday", "timestamp:", "timestamp:-1", "timestamp:12h", "")) {
+            Configuration config = validConfig();
+            config.set(BlobKafkaOptions.START_FROM, startFrom);
+            assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(config))
+                    .as(startFrom)
+                    .isInstanceOf(IllegalConfigurationException.class)
+                    .hasMessage("kafka.start-from must be group, earliest, latest or timestamp:<epoch ms>, found '"
+                            + startFrom + "'");
+        }
+    }
+
+    @Test
+    void aPatternSourceIsBuiltBoundedOrNot() {
+        Configuration config = validConfig();
+        config.removeConfig(BlobKafkaOptions.INPUT_TOPIC);
+        config.set(BlobKafkaOptions.INPUT_TOPIC_PATTERN, "robots\\..*");
+        assertThat(BlobKafkaConnectors.fromConfig(config).inputTopics())
+                .hasValueSatisfying(
+                        topics -> assertThat(topics.contains("robots.lidar")).isTrue());
+        assertThat(BlobKafkaConnectors.fromConfig(config).source().getBoundedness())
+                .isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
+        config.set(BlobKafkaOptions.BOUNDED, true);
+        assertThat(BlobKafkaConnectors.fromConfig(config).source().getBoundedness())
+                .isEqualTo(Boundedness.BOUNDED);
     }
 
     @Test

@@ -51,7 +51,18 @@ final class TestEnvironment {
             String descriptorTopic,
             String deadLetterTopic,
             Object base) {
-        return new RunArguments(kafka, inputTopic, descriptorTopic, deadLetterTopic, base);
+        return new RunArguments(kafka, "--input-topic", inputTopic, descriptorTopic, deadLetterTopic, base);
+    }
+
+    /** {@code ./blob-ingest run} like {@link #runArguments}, from every topic matching {@code inputTopicPattern}. */
+    static RunArguments runArgumentsMatching(
+            KafkaBrokerExtension kafka,
+            String inputTopicPattern,
+            String descriptorTopic,
+            String deadLetterTopic,
+            Object base) {
+        return new RunArguments(
+                kafka, "--input-topic-pattern", inputTopicPattern, descriptorTopic, deadLetterTopic, base);
     }
 
     /** The arguments of one {@code ./blob-ingest run}, in the order a person would type them. */
@@ -59,14 +70,15 @@ final class TestEnvironment {
 
         private final List<String> args = new ArrayList<>();
 
-        RunArguments(
+        private RunArguments(
                 KafkaBrokerExtension kafka,
-                String inputTopic,
+                String inputFlag,
+                String input,
                 String descriptorTopic,
                 String deadLetterTopic,
                 Object base) {
             add("run", "--bootstrap-servers", kafka.bootstrapServers());
-            add("--input-topic", inputTopic, "--descriptor-topic", descriptorTopic, "--dlq-topic", deadLetterTopic);
+            add(inputFlag, input, "--descriptor-topic", descriptorTopic, "--dlq-topic", deadLetterTopic);
             add("--base", base.toString());
         }
 

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.IntFunction;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -107,9 +108,15 @@ record TestWorkload(long seed, int count, boolean duplicates) implements Pipelin
 
     /** Sends records {@code from..to-1} to {@code topic}, record {@code i} to partition {@code i % partitions}. */
     void send(KafkaBrokerExtension kafka, String topic, int partitions, int from, int to) throws Exception {
+        send(kafka, i -> topic, partitions, from, to);
+    }
+
+    /** Sends records {@code from..to-1}, record {@code i} to {@code topicOf(i)}, partition {@code i % partitions}. */
+    void send(KafkaBrokerExtension kafka, IntFunction<String> topicOf, int partitions, int from, int to)
+            throws Exception {
         List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
         for (int i = from; i < to; i++) {
-            batch.add(record(topic, partitions, i));
+            batch.add(record(topicOf.apply(i), partitions, i));
             // Batches keep the heap bounded: the workload holds 20 MiB blobs.
             if (batch.size() == 100 || i == to - 1) {
                 kafka.send(batch);

@@ -7,6 +7,7 @@ import io.blobingest.job.RunBaseline;
 import io.blobingest.job.RunSummary;
 import io.blobingest.job.internal.SplitManifestRows;
 import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.kafka.InputTopics;
 import io.blobingest.sink.RawPackSinkOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -69,7 +70,10 @@ public final class BackfillCommand implements Callable<Integer> {
                 : job.build(config, IngestJob::build);
         out.printf(
                 "blob-ingest backfill: %s -> %s (descriptors: %s, dead letters: %s)%n",
-                manifests.map(Path::toString).orElseGet(() -> "topic " + config.get(BlobKafkaOptions.INPUT_TOPIC)),
+                manifests
+                        .map(Path::toString)
+                        .orElseGet(
+                                () -> "topic " + InputTopics.fromConfig(config).orElseThrow()),
                 config.get(RawPackSinkOptions.BASE_PATH),
                 config.get(BlobKafkaOptions.DESCRIPTOR_TOPIC),
                 config.get(BlobKafkaOptions.DEAD_LETTER_TOPIC));
@@ -98,7 +102,7 @@ public final class BackfillCommand implements Callable<Integer> {
     Configuration configuration() throws IOException {
         Configuration config = job.configuration(DEFAULT_PREFIX);
         if (from != null) {
-            if (job.inputTopic != null) {
+            if (job.inputTopic != null || job.inputTopicPattern != null) {
                 throw new ParameterException(spec.commandLine(), "give exactly one of --from and --input-topic");
             }
             if (!config.contains(BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX)
@@ -109,7 +113,7 @@ public final class BackfillCommand implements Callable<Integer> {
                                 + UUID.nameUUIDFromBytes(fromUri().toString().getBytes(StandardCharsets.UTF_8)));
             }
         } else {
-            if (!config.contains(BlobKafkaOptions.INPUT_TOPIC)) {
+            if (!JobOptions.readsTopics(config)) {
                 throw new ParameterException(spec.commandLine(), "give exactly one of --from and --input-topic");
             }
             config.set(BlobKafkaOptions.BOUNDED, true);

@@ -34,6 +34,7 @@ import org.apache.flink.core.execution.RecoveryClaimMode;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -63,8 +64,22 @@ final class JobOptions {
     @Option(names = "--bootstrap-servers", description = "Kafka bootstrap servers (kafka.bootstrap-servers).")
     String bootstrapServers;
 
-    @Option(names = "--input-topic", description = "Topic of blobs to ingest (kafka.input-topic).")
+    @Option(
+            names = "--input-topic",
+            description = "Topic of blobs to ingest, or several separated by commas (kafka.input-topic).")
     String inputTopic;
+
+    @Option(
+            names = "--input-topic-pattern",
+            description = "Ingest every topic whose name matches this regular expression, also topics created"
+                    + " later (kafka.input-topic-pattern).")
+    String inputTopicPattern;
+
+    @Option(
+            names = "--start-from",
+            description = "Where a start without a checkpoint to resume reads from: group, earliest, latest or"
+                    + " timestamp:<epoch ms> (kafka.start-from; default: group).")
+    String startFrom;
 
     @Option(names = "--descriptor-topic", description = "Topic for descriptors (kafka.descriptor-topic).")
     String descriptorTopic;
@@ -75,7 +90,8 @@ final class JobOptions {
     @Option(
             names = "--group-id",
             description = "Consumer group and transactional id prefix (kafka.group-id;"
-                    + " default: blob-ingest-<input topic> for run, blob-backfill-<input topic> for backfill).")
+                    + " default: blob-ingest-<input topic> for run, blob-backfill-<input topic> for backfill, if"
+                    + " there is one input topic).")
     String groupId;
 
     @Option(names = "--base", description = "Storage root, a directory or URI (sink.raw-pack.base-path).")
@@ -144,6 +160,8 @@ final class JobOptions {
         }
         setIfGiven(config, BlobKafkaOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
         setIfGiven(config, BlobKafkaOptions.INPUT_TOPIC.key(), inputTopic);
+        setIfGiven(config, BlobKafkaOptions.INPUT_TOPIC_PATTERN.key(), inputTopicPattern);
+        setIfGiven(config, BlobKafkaOptions.START_FROM.key(), startFrom);
         setIfGiven(config, BlobKafkaOptions.DESCRIPTOR_TOPIC.key(), descriptorTopic);
         setIfGiven(config, BlobKafkaOptions.DEAD_LETTER_TOPIC.key(), deadLetterTopic);
         setIfGiven(config, BlobKafkaOptions.GROUP_ID.key(), groupId);
@@ -168,10 +186,23 @@ final class JobOptions {
                     ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         }
         dynamicOptions.forEach(config::setString);
-        if (!config.contains(BlobKafkaOptions.GROUP_ID) && config.contains(BlobKafkaOptions.INPUT_TOPIC)) {
-            config.set(BlobKafkaOptions.GROUP_ID, groupIdPrefix + config.get(BlobKafkaOptions.INPUT_TOPIC));
+        if (!config.contains(BlobKafkaOptions.GROUP_ID) && readsTopics(config)) {
+            String topics = config.getOptional(BlobKafkaOptions.INPUT_TOPIC).orElse("");
+            if (config.contains(BlobKafkaOptions.INPUT_TOPIC_PATTERN) || topics.contains(",")) {
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "several input topics or a pattern need --group-id (kafka.group-id): the default, "
+                                + groupIdPrefix + "<input topic>, is named after one topic");
+            }
+            config.set(BlobKafkaOptions.GROUP_ID, groupIdPrefix + topics.strip());
         }
         return config;
+    }
+
+    /** Whether {@code config} names input topics: a run, or a backfill from a topic. */
+    static boolean readsTopics(ReadableConfig config) {
+        return config.getOptional(BlobKafkaOptions.INPUT_TOPIC).isPresent()
+                || config.getOptional(BlobKafkaOptions.INPUT_TOPIC_PATTERN).isPresent();
     }
 
     /**
@@ -185,14 +216,14 @@ final class JobOptions {
         BlobKafkaConnectors kafka;
         try {
             topology.build(env, config);
-            if (config.get(BlobKafkaOptions.BOUNDED) && config.contains(BlobKafkaOptions.INPUT_TOPIC)) {
+            if (config.get(BlobKafkaOptions.BOUNDED) && readsTopics(config)) {
                 // Built once to check every setting before asking Kafka anything, then again to stop
                 // at the end offsets fixed now, which the launcher commits for the group afterwards.
                 BoundedRunOffsets.fix(config);
                 env = StreamExecutionEnvironment.getExecutionEnvironment(config);
                 topology.build(env, config);
             }
-            kafka = config.contains(BlobKafkaOptions.INPUT_TOPIC)
+            kafka = readsTopics(config)
                     ? BlobKafkaConnectors.fromConfig(config)
                     : BlobKafkaConnectors.sinksFromConfig(config);
         } catch (IllegalConfigurationException | IllegalArgumentException e) {
@@ -273,11 +304,11 @@ final class JobOptions {
         }
         out.printf("blob-ingest: job %s finished after %d ms%n", result.getJobID(), result.getNetRuntime());
         out.flush();
-        Map<Integer, Long> moved = BoundedRunOffsets.advanceGroup(config);
+        Map<TopicPartition, Long> moved = BoundedRunOffsets.advanceGroup(config);
         if (!moved.isEmpty()) {
             out.printf(
-                    "blob-ingest: consumer group %s moved to where the run stopped on %s (partition=offset): %s%n",
-                    config.get(BlobKafkaOptions.GROUP_ID), config.get(BlobKafkaOptions.INPUT_TOPIC), moved);
+                    "blob-ingest: consumer group %s moved to where the run stopped (topic-partition=offset): %s%n",
+                    config.get(BlobKafkaOptions.GROUP_ID), moved);
             out.flush();
         }
         if (env instanceof LocalStreamEnvironment) {

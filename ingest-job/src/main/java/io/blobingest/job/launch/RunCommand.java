@@ -4,6 +4,7 @@ import io.blobingest.job.IngestJob;
 import io.blobingest.job.RunBaseline;
 import io.blobingest.job.RunSummary;
 import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.kafka.InputTopics;
 import io.blobingest.sink.RawPackSinkOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -47,7 +48,7 @@ public final class RunCommand implements Callable<Integer> {
         StreamExecutionEnvironment env = job.build(config, IngestJob::build);
         out.printf(
                 "blob-ingest: %s -> %s (descriptors: %s, dead letters: %s)%n",
-                config.get(BlobKafkaOptions.INPUT_TOPIC),
+                InputTopics.fromConfig(config).orElseThrow(),
                 config.get(RawPackSinkOptions.BASE_PATH),
                 config.get(BlobKafkaOptions.DESCRIPTOR_TOPIC),
                 config.get(BlobKafkaOptions.DEAD_LETTER_TOPIC));

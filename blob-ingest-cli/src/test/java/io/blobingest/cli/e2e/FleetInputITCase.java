@@ -1,0 +1,167 @@
+package io.blobingest.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.blobingest.cli.e2e.TestEnvironment.RunResult;
+import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.testkit.kafka.KafkaBrokerExtension;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One job for a fleet's topics: several named, or a pattern that also takes in a topic created
+ * while the job runs, every input exactly once across a SIGKILL and a plain restart; and a first
+ * start from a timestamp.
+ */
+class FleetInputITCase {
+
+    private static final int PARTITIONS = 2;
+    private static final Duration TIMEOUT = Duration.ofMinutes(3);
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+
+    @TempDir
+    Path dir;
+
+    /**
+     * {@code run --input-topic-pattern 'fleet\..*'} in a child JVM over two topics; a third is created
+     * while it runs and is read from its first record; the job is killed with inputs of all three in
+     * flight and started again: every input of the three topics is one descriptor, byte-exact.
+     */
+    @Test
+    void aPatternTakesInATopicCreatedWhileTheJobRunsAndEveryInputIsDeliveredOnceAcrossAKill() throws Exception {
+        TestWorkload workload = new TestWorkload(61, 900);
+        List<String> first = List.of("fleet.cam-front", "fleet.cam-rear");
+        List<String> all = List.of("fleet.cam-front", "fleet.cam-rear", "fleet.lidar");
+        for (String topic : first) {
+            KAFKA.createTopic(topic, PARTITIONS);
+        }
+        KAFKA.createTopic("fleet-descriptors", 1);
+        KAFKA.createTopic("fleet-dead-letters", 1);
+        Path base = dir.resolve("base");
+        List<String> run = TestEnvironment.runArgumentsMatching(
+                        KAFKA, "fleet\\..*", "fleet-descriptors", "fleet-dead-letters", base)
+                .groupId("fleet")
+                .parallelism(PARTITIONS)
+                .checkpointInterval("1s")
+                .checkpointDir(dir.resolve("checkpoints"))
+                .set("kafka.partition-discovery-interval", "1s")
+                .toList();
+        List<String> restart = new ArrayList<>(run);
+        restart.add("--bounded");
+        ChildProcess job = null;
+        ChildProcess resumed = null;
+        try {
+            workload.send(KAFKA, i -> first.get(i % first.size()), PARTITIONS, 0, 300);
+            job = ChildProcess.start(run, dir.resolve("first.log"));
+            job.awaitCommittedDescriptors(KAFKA, "fleet-descriptors", 300, TIMEOUT);
+
+            KAFKA.createTopic("fleet.lidar", PARTITIONS);
+            workload.send(KAFKA, i -> all.get(i % all.size()), PARTITIONS, 300, 450);
+            Await.until(
+                    () -> deliveredFrom("fleet.lidar", base),
+                    "a descriptor of the topic created while the job runs",
+                    TIMEOUT);
+            workload.send(KAFKA, i -> all.get(i % all.size()), PARTITIONS, 450, 600);
+            job.awaitACommittedSetWithoutDescriptors(KAFKA, "fleet-descriptors", base, 450, TIMEOUT);
+            job.kill();
+
+            workload.send(KAFKA, i -> all.get(i % all.size()), PARTITIONS, 600, workload.count());
+            resumed = ChildProcess.start(restart, dir.resolve("resumed.log"));
+            assertThat(resumed.awaitExit(TIMEOUT))
+                    .as("exit code of the restart")
+                    .isZero();
+
+            PipelineOutput output = PipelineOutput.read(KAFKA, "fleet-descriptors", base);
+            output.assertExactlyOnceAndByteExact(workload, indices(0, workload.count()));
+            assertThat(sourceTopics(output))
+                    .as("descriptors per input topic")
+                    .containsOnlyKeys(all)
+                    .containsEntry("fleet.lidar", 200L);
+            assertThat(KAFKA.drainCommitted("fleet-dead-letters"))
+                    .as("dead letters")
+                    .isEmpty();
+        } catch (AssertionError | Exception e) {
+            ChildProcess.printOutputs(job, resumed);
+            throw e;
+        } finally {
+            ChildProcess.destroyAll(job, resumed);
+        }
+    }
+
+    /**
+     * {@code --input-topic a,b --start-from timestamp:T} on a first start reads, of both topics, only
+     * the records at or after T.
+     */
+    @Test
+    void severalNamedTopicsStartFromATimestamp() throws Exception {
+        TestWorkload workload = new TestWorkload(62, 400);
+        List<String> topics = List.of("site-a.frames", "site-b.frames");
+        for (String topic : topics) {
+            KAFKA.createTopic(topic, PARTITIONS);
+        }
+        KAFKA.createTopic("site-descriptors", 1);
+        KAFKA.createTopic("site-dead-letters", 1);
+        // Inputs 0..199 a minute before the start, 200..399 from the start on; recent, so no retention removes them.
+        long start = System.currentTimeMillis() - Duration.ofMinutes(30).toMillis();
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < workload.count(); i++) {
+            ProducerRecord<byte[], byte[]> record = workload.record(topics.get(i % 2), PARTITIONS, i);
+            long timestamp = i < 200 ? start - 60_000 + i : start + i - 200;
+            records.add(new ProducerRecord<>(
+                    record.topic(), record.partition(), timestamp, record.key(), record.value(), record.headers()));
+        }
+        KAFKA.send(records);
+        Path base = dir.resolve("base");
+
+        RunResult run = TestEnvironment.runArguments(
+                        KAFKA, String.join(",", topics), "site-descriptors", "site-dead-letters", base)
+                .groupId("sites")
+                .parallelism(PARTITIONS)
+                .checkpointInterval("1s")
+                .add("--start-from", "timestamp:" + start)
+                .bounded()
+                .run();
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("blob-ingest: site-a.frames, site-b.frames -> ");
+        PipelineOutput output = PipelineOutput.read(KAFKA, "site-descriptors", base);
+        output.assertExactlyOnceAndByteExact(workload, indices(200, workload.count()));
+        assertThat(sourceTopics(output)).containsOnlyKeys(topics);
+    }
+
+    private static Set<Integer> indices(int from, int to) {
+        return IntStream.range(from, to).boxed().collect(Collectors.toSet());
+    }
+
+    private static boolean deliveredFrom(String topic, Path base) {
+        try {
+            return sourceTopics(PipelineOutput.read(KAFKA, "fleet-descriptors", base))
+                    .containsKey(topic);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Map<String, Long> sourceTopics(PipelineOutput output) {
+        return output.descriptors.stream()
+                .collect(Collectors.groupingBy(DescriptorRow::sourceTopic, Collectors.counting()));
+    }
+}
