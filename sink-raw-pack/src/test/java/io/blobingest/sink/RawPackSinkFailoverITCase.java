@@ -1,16 +1,13 @@
 package io.blobingest.sink;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Stream;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -24,11 +21,7 @@ class RawPackSinkFailoverITCase {
     private static final int BLOBS = 1500;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(4)
-                    .build());
+    static final MiniClusterExtension MINI_CLUSTER = SinkJob.miniCluster();
 
     static Stream<Arguments> failures() {
         return Arrays.stream(Failures.Point.values())
@@ -41,15 +34,6 @@ class RawPackSinkFailoverITCase {
             throws Exception {
         SinkJob job = new SinkJob(base, policy, BLOBS, failure);
         job.run();
-        job.assertEveryBlobExactlyOnceAndByteExact();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @EnumSource(RollPolicy.class)
-    void everyBlobExactlyOnceAcrossStopWithSavepointAndResume(
-            RollPolicy policy, @TempDir Path base, @TempDir Path savepoints) throws Exception {
-        SinkJob job = new SinkJob(base, policy, 800, null, Duration.ofSeconds(8));
-        job.runStoppedWithSavepointThenResumed(savepoints);
         job.assertEveryBlobExactlyOnceAndByteExact();
     }
 }

@@ -1,7 +1,6 @@
 package io.blobingest.sink;
 
 import java.nio.file.Path;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,11 +12,7 @@ class RawPackSinkITCase {
     private static final int BLOBS = 3000;
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER =
-            new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(4)
-                    .build());
+    static final MiniClusterExtension MINI_CLUSTER = SinkJob.miniCluster();
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(RollPolicy.class)

@@ -31,8 +31,10 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 
 /**
  * Runs the sink on the MiniCluster: {@link TestBlobs} {@code 0..blobs-1} from a rate-limited
@@ -47,6 +49,14 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * finish the job instead.
  */
 final class SinkJob {
+
+    /** The MiniCluster the sink's ITCases run their jobs on: one TaskManager, four slots. */
+    static MiniClusterExtension miniCluster() {
+        return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                .setNumberTaskManagers(1)
+                .setNumberSlotsPerTaskManager(4)
+                .build());
+    }
 
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
     private static final ConcurrentMap<String, AtomicLong> COMPLETED_CHECKPOINTS = new ConcurrentHashMap<>();

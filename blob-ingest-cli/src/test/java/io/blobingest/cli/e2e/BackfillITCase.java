@@ -9,6 +9,9 @@ import io.blobingest.job.BackfillJob;
 import io.blobingest.job.IngestJob;
 import io.blobingest.job.IngestJobOptions;
 import io.blobingest.job.launch.RetainedCheckpoints;
+import io.blobingest.job.testing.FailOncePassThrough;
+import io.blobingest.job.testing.FencingDescriptorSink;
+import io.blobingest.job.testing.JobTestEnvironment;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.DescriptorKafkaSink;
@@ -70,7 +73,7 @@ class BackfillITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS);
 
     @TempDir
     static Path shared;
@@ -178,7 +181,7 @@ class BackfillITCase {
      * after a failure during it, on restore.
      */
     @ParameterizedTest(name = "fenced {0}, then {1}")
-    @MethodSource("io.blobingest.cli.e2e.DescriptorTransactionLossITCase#faults")
+    @MethodSource("io.blobingest.job.testing.FencingDescriptorSink#faults")
     void passedThroughRowsArriveExactlyOnceAlthoughTheirTransactionWasFenced(
             FencingDescriptorSink.When when, FencingDescriptorSink.Then then) throws Exception {
         String runId = UUID.randomUUID().toString();

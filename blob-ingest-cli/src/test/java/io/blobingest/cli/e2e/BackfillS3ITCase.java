@@ -3,6 +3,7 @@ package io.blobingest.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.cli.e2e.TestEnvironment.RunResult;
+import io.blobingest.job.testing.JobTestEnvironment;
 import io.blobingest.storage.FlinkFileSystemStorage;
 import io.blobingest.storage.testing.S3ServerExtension;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
@@ -29,7 +30,7 @@ class BackfillS3ITCase {
     static final S3ServerExtension S3 = new S3ServerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(BackfillFixture.PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(BackfillFixture.PARTITIONS);
 
     @Test
     void backfillsManifestsOnS3IntoABaseOnS3(@TempDir Path dir) throws Exception {

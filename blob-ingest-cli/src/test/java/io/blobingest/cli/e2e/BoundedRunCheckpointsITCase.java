@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.cli.BlobIngestCli;
 import io.blobingest.job.launch.RetainedCheckpoints;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.storage.testing.FlakyFileSystem;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.io.PrintWriter;

@@ -3,6 +3,7 @@ package io.blobingest.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.cli.e2e.TestEnvironment.RunResult;
+import io.blobingest.job.testing.PipelineOutput;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.objectlayer.BlobSets;
 import io.blobingest.objectlayer.DescriptorRow;

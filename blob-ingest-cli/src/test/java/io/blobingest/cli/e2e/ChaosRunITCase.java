@@ -7,6 +7,7 @@ import io.blobingest.cli.e2e.ChaosSchedule.Fault;
 import io.blobingest.job.IngestJob;
 import io.blobingest.job.IngestJobOptions;
 import io.blobingest.job.launch.RetainedCheckpoints;
+import io.blobingest.job.testing.JobTestEnvironment;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.sink.BlobTypes;
@@ -95,7 +96,7 @@ class ChaosRunITCase {
     static final S3ServerExtension S3 = new S3ServerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS, exceptionHistory());
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS, exceptionHistory());
 
     /** One line of the report per fault: what it did and what the job did about it. */
     private record Struck(Fault fault, String evidence, int jobFailures, int restoredSubtasks, double seconds) {}

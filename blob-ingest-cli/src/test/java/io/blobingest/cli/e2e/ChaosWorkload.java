@@ -2,6 +2,8 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.placement.BlobHeaders;
 import io.blobingest.placement.DeadLetterCode;

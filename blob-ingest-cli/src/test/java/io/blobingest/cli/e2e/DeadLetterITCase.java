@@ -5,6 +5,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.cli.e2e.TestEnvironment.RunResult;
+import io.blobingest.job.testing.JobTestEnvironment;
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobFeatures;
 import io.blobingest.objectlayer.BlobKind;
@@ -51,7 +54,7 @@ class DeadLetterITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS);
 
     @TempDir
     Path dir;

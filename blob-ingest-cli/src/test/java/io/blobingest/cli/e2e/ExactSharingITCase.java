@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.job.IngestJob;
+import io.blobingest.job.testing.JobTestEnvironment;
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.objectlayer.BlobFeatures;
@@ -62,7 +65,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ExactSharingITCase {
 
-    private static final int PARTITIONS = IngestJobFailoverITCase.PARTITIONS;
+    private static final int PARTITIONS = JobTestEnvironment.PARTITIONS;
     private static final TestWorkload WORKLOAD = new TestWorkload(24, 1_200, true);
     private static final int FIRST_RUN = 600;
     private static final Duration DEADLINE = Duration.ofMinutes(3);
@@ -71,7 +74,7 @@ class ExactSharingITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS);
 
     @TempDir
     Path dir;
@@ -87,7 +90,7 @@ class ExactSharingITCase {
         Path base = dir.resolve("base");
         String datasetUri = dir.resolve("robots.lance").toString();
         Path checkpoints = dir.resolve("checkpoints");
-        Configuration config = IngestJobFailoverITCase.jobConfiguration(
+        Configuration config = JobTestEnvironment.jobConfiguration(
                 KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, "dead-letters-" + runId, base);
         config.set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
         config.set(BlobKafkaOptions.GROUP_ID, "sharing-" + runId);
@@ -182,7 +185,7 @@ class ExactSharingITCase {
         KAFKA.createTopic(descriptorTopic, 1);
         KAFKA.createTopic(deadLetterTopic, 1);
         Path base = dir.resolve("bounded-base");
-        Configuration config = IngestJobFailoverITCase.jobConfiguration(
+        Configuration config = JobTestEnvironment.jobConfiguration(
                 KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, deadLetterTopic, base);
         config.set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
         config.set(BlobKafkaOptions.BOUNDED, true);

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.job.IngestJob;
 import io.blobingest.job.IngestJobOptions;
+import io.blobingest.job.testing.JobTestEnvironment;
+import io.blobingest.job.testing.PipelineOutput;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.objectlayer.BlobDescriptor;
 import io.blobingest.objectlayer.BlobFeatures;
@@ -63,7 +65,7 @@ class ExternalIngestITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS);
 
     @TempDir
     Path dir;
@@ -448,7 +450,7 @@ class ExternalIngestITCase {
         KAFKA.createTopic("routed-dead-letters", 1);
         KAFKA.send(inputs);
         Path base = dir.resolve("base");
-        Configuration config = IngestJobFailoverITCase.jobConfiguration(
+        Configuration config = JobTestEnvironment.jobConfiguration(
                 KAFKA, "routed", RollPolicy.ON_CHECKPOINT, "routed-descriptors", "routed-dead-letters", base);
         config.set(BlobKafkaOptions.INPUT_TOPIC, "routed-blobs");
         config.set(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES, List.of(files, flaky));
@@ -492,7 +494,7 @@ class ExternalIngestITCase {
         KAFKA.createTopic("queued-dead-letters", 1);
         KAFKA.send(inputs);
         Path base = dir.resolve("base");
-        Configuration config = IngestJobFailoverITCase.jobConfiguration(
+        Configuration config = JobTestEnvironment.jobConfiguration(
                 KAFKA, "queued", RollPolicy.ON_CHECKPOINT, "queued-descriptors", "queued-dead-letters", base);
         config.set(BlobKafkaOptions.INPUT_TOPIC, "queued-blobs");
         config.set(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES, List.of(flaky));

@@ -4,6 +4,8 @@ import static io.blobingest.cli.e2e.TestEnvironment.runCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.cli.e2e.TestEnvironment.RunResult;
+import io.blobingest.job.testing.JobTestEnvironment;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.storage.testing.InProgressUpload;
 import io.blobingest.storage.testing.S3ServerExtension;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
@@ -39,7 +41,7 @@ class GcCommandITCase {
     static final S3ServerExtension S3 = new S3ServerExtension("blob-ingest");
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS);
 
     @Test
     void gcListsThenAbortsTheUploadsAndPartsOfACancelledJobButNothingCommitted(

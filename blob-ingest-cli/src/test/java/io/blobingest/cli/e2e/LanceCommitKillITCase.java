@@ -4,6 +4,7 @@ import static io.blobingest.cli.e2e.TestEnvironment.runCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.cli.e2e.TestEnvironment.RunResult;
+import io.blobingest.job.testing.PipelineOutput;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.io.IOException;

@@ -2,6 +2,7 @@ package io.blobingest.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.blobingest.job.testing.PipelineOutput;
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.storage.testing.S3ServerExtension;
 import java.nio.charset.StandardCharsets;

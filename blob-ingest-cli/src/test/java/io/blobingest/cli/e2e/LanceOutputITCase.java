@@ -3,6 +3,11 @@ package io.blobingest.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.IngestJob;
+import io.blobingest.job.testing.FailOncePassThrough;
+import io.blobingest.job.testing.FencingDescriptorSink;
+import io.blobingest.job.testing.JobTestEnvironment;
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.DescriptorKafkaSink;
@@ -63,7 +68,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class LanceOutputITCase {
 
-    private static final int PARTITIONS = IngestJobFailoverITCase.PARTITIONS;
+    private static final int PARTITIONS = JobTestEnvironment.PARTITIONS;
     /** The placement boundaries (5-20 MiB segments), Packed frames and Inline packets. */
     private static final TestWorkload WORKLOAD = new TestWorkload(14, 1_200);
 
@@ -78,7 +83,7 @@ class LanceOutputITCase {
     static final S3ServerExtension S3 = new S3ServerExtension("blob-ingest-lance");
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS);
 
     /** Where the dataset and the blob base live. */
     enum Storage {
@@ -286,7 +291,7 @@ class LanceOutputITCase {
         }
 
         Configuration configuration() {
-            Configuration config = IngestJobFailoverITCase.jobConfiguration(
+            Configuration config = JobTestEnvironment.jobConfiguration(
                     KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, deadLetterTopic, localBase);
             config.set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
             config.set(BlobKafkaOptions.GROUP_ID, "lance-" + runId);

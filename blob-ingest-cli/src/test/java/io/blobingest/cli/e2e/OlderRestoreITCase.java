@@ -3,6 +3,9 @@ package io.blobingest.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.IngestJob;
+import io.blobingest.job.testing.JobTestEnvironment;
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
@@ -41,7 +44,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class OlderRestoreITCase {
 
-    private static final int PARTITIONS = IngestJobFailoverITCase.PARTITIONS;
+    private static final int PARTITIONS = JobTestEnvironment.PARTITIONS;
     private static final TestWorkload WORKLOAD = new TestWorkload(31, 400);
     private static final int FIRST_RUN = 200;
     private static final Duration DEADLINE = Duration.ofMinutes(3);
@@ -51,7 +54,7 @@ class OlderRestoreITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS);
 
     enum Restore {
         TWICE_FROM_ONE_SAVEPOINT,
@@ -77,7 +80,7 @@ class OlderRestoreITCase {
         Path base = dir.resolve("base");
         Path checkpoints = dir.resolve("checkpoints");
         Configuration config =
-                IngestJobFailoverITCase.jobConfiguration(KAFKA, runId, policy, descriptorTopic, deadLetterTopic, base);
+                JobTestEnvironment.jobConfiguration(KAFKA, runId, policy, descriptorTopic, deadLetterTopic, base);
         config.set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
         config.set(BlobKafkaOptions.BOUNDED, false);
         config.set(

@@ -3,6 +3,9 @@ package io.blobingest.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.cli.e2e.TestEnvironment.RunResult;
+import io.blobingest.job.testing.CapturedLog;
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,6 +3,8 @@ package io.blobingest.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.blobingest.job.launch.RetainedCheckpoints;
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.net.URI;
 import java.nio.file.Path;

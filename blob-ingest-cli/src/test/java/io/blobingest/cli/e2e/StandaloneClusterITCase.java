@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.blobingest.cli.cluster.FlinkJvm;
 import io.blobingest.cli.cluster.StandaloneFlinkCluster;
 import io.blobingest.job.launch.RetainedCheckpoints;
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.lance.LanceOutputOptions;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.blobingest.job.IngestJob;
+import io.blobingest.job.testing.JobTestEnvironment;
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.StoredBlobs;
@@ -57,7 +60,7 @@ class StopWithDrainITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS);
 
     @TempDir
     Path dir;

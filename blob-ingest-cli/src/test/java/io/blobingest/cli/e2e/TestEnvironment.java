@@ -6,14 +6,11 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 
 /**
- * What the end-to-end tests share: Flink's MiniCluster as they all shape it (one TaskManager, a
- * slot per input partition), and the command line run inside this JVM, as {@code ./blob-ingest}
- * runs it, its output captured.
+ * What the end-to-end tests share beside {@link io.blobingest.job.testing.JobTestEnvironment}: the
+ * command line run inside this JVM, as {@code ./blob-ingest} runs it, its output captured, and the
+ * arguments of a {@code run}.
  */
 final class TestEnvironment {
 
@@ -21,18 +18,6 @@ final class TestEnvironment {
     record RunResult(int exitCode, String output) {}
 
     private TestEnvironment() {}
-
-    static MiniClusterExtension miniCluster(int slots) {
-        return miniCluster(slots, new Configuration());
-    }
-
-    static MiniClusterExtension miniCluster(int slots, Configuration configuration) {
-        return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                .setNumberTaskManagers(1)
-                .setNumberSlotsPerTaskManager(slots)
-                .setConfiguration(configuration)
-                .build());
-    }
 
     /** {@code ./blob-ingest <args>}. */
     static RunResult runCli(String... args) {

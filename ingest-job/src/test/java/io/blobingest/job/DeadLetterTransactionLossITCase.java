@@ -1,8 +1,12 @@
-package io.blobingest.cli.e2e;
+package io.blobingest.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.job.IngestJob;
+import io.blobingest.job.testing.FencingDeadLetterSink;
+import io.blobingest.job.testing.FencingDescriptorSink;
+import io.blobingest.job.testing.JobTestEnvironment;
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.placement.BlobHeaders;
@@ -55,7 +59,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class DeadLetterTransactionLossITCase {
 
-    private static final int PARTITIONS = IngestJobFailoverITCase.PARTITIONS;
+    private static final int PARTITIONS = JobTestEnvironment.PARTITIONS;
     private static final TestWorkload WORKLOAD = new TestWorkload(29, 400);
     /** Past the placement boundaries and the large blobs. */
     private static final int FROM = 100;
@@ -66,7 +70,7 @@ class DeadLetterTransactionLossITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS);
 
     /** Every fifth input is refused: a null value without {@code blob.uri}. */
     static boolean bad(int index) {
@@ -86,7 +90,7 @@ class DeadLetterTransactionLossITCase {
         KAFKA.createTopic(deadLetterTopic, 1);
         sendInputs(inputTopic);
         Path base = dir.resolve("base");
-        Configuration config = IngestJobFailoverITCase.jobConfiguration(
+        Configuration config = JobTestEnvironment.jobConfiguration(
                 KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, deadLetterTopic, base);
         config.set(BlobKafkaOptions.INPUT_TOPIC, inputTopic);
         Properties adminProperties = BlobKafkaConnectors.fromConfig(config).adminProperties();

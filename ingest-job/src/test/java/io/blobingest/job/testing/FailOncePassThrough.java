@@ -1,4 +1,4 @@
-package io.blobingest.cli.e2e;
+package io.blobingest.job.testing;
 
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.sink.Failures;
@@ -26,7 +26,7 @@ import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
  *       before anyone is notified of its completion.
  * </ul>
  */
-final class FailOncePassThrough
+public final class FailOncePassThrough
         implements MapFunction<PlacedBlob, PlacedBlob>, CheckpointedFunction, CheckpointListener {
 
     private static final long serialVersionUID = 1L;
@@ -39,7 +39,7 @@ final class FailOncePassThrough
     private long passed;
     private boolean checkpointCompleted;
 
-    FailOncePassThrough(String runId, Failures.Point point, long failAfter) {
+    public FailOncePassThrough(String runId, Failures.Point point, long failAfter) {
         this.runId = runId;
         this.point = point;
         this.failAfter = failAfter;
@@ -47,7 +47,7 @@ final class FailOncePassThrough
     }
 
     /** How many subtask instances of run {@code runId} started from a restored checkpoint. */
-    static int restoredSubtasks(String runId) {
+    public static int restoredSubtasks(String runId) {
         return RESTORED_SUBTASKS.get(runId).get();
     }
 

@@ -1,8 +1,12 @@
-package io.blobingest.cli.e2e;
+package io.blobingest.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.job.IngestJob;
+import io.blobingest.job.testing.CapturedLog;
+import io.blobingest.job.testing.FencingDescriptorSink;
+import io.blobingest.job.testing.JobTestEnvironment;
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.DescriptorKafkaSink;
@@ -14,7 +18,6 @@ import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
@@ -52,8 +55,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class DescriptorTransactionLossITCase {
 
-    private static final int PARTITIONS = IngestJobFailoverITCase.PARTITIONS;
-    private static final String INPUT_TOPIC = IngestJobFailoverITCase.INPUT_TOPIC;
+    private static final int PARTITIONS = JobTestEnvironment.PARTITIONS;
+    private static final String INPUT_TOPIC = JobTestEnvironment.INPUT_TOPIC;
     private static final TestWorkload WORKLOAD = new TestWorkload(23, 600);
     private static final int LAST_RUN_FROM = 100;
     private static final int LAST_RUN_TO = 160;
@@ -62,7 +65,7 @@ class DescriptorTransactionLossITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS);
 
     @BeforeAll
     static void produceWorkload() throws Exception {
@@ -71,7 +74,7 @@ class DescriptorTransactionLossITCase {
     }
 
     @ParameterizedTest(name = "fenced {0}, then {1}")
-    @MethodSource("faults")
+    @MethodSource("io.blobingest.job.testing.FencingDescriptorSink#faults")
     void everyDescriptorArrivesExactlyOnceAlthoughATransactionOfCommittedSetsWasFenced(
             FencingDescriptorSink.When when, FencingDescriptorSink.Then then, @TempDir Path dir) throws Exception {
         FencedRun run = FencedRun.create(dir);
@@ -143,7 +146,7 @@ class DescriptorTransactionLossITCase {
             KAFKA.createTopic(descriptorTopic, 1);
             KAFKA.createTopic(deadLetterTopic, 1);
             Path base = dir.resolve("base");
-            Configuration config = IngestJobFailoverITCase.jobConfiguration(
+            Configuration config = JobTestEnvironment.jobConfiguration(
                     KAFKA, runId, RollPolicy.ON_CHECKPOINT, descriptorTopic, deadLetterTopic, base);
             return new FencedRun(runId, descriptorTopic, deadLetterTopic, base, config);
         }
@@ -211,11 +214,5 @@ class DescriptorTransactionLossITCase {
         return Stream.of(FencingDescriptorSink.When.BEFORE_ITS_COMMIT, FencingDescriptorSink.When.AFTER_ITS_COMMIT)
                 .flatMap(when -> Stream.of(ExactSharing.OFF, ExactSharing.WITHIN_JOB)
                         .map(sharing -> Arguments.of(when, sharing)));
-    }
-
-    static Stream<Arguments> faults() {
-        return Stream.of(FencingDescriptorSink.When.BEFORE_ITS_COMMIT, FencingDescriptorSink.When.AFTER_ITS_COMMIT)
-                .flatMap(when ->
-                        Arrays.stream(FencingDescriptorSink.Then.values()).map(then -> Arguments.of(when, then)));
     }
 }

@@ -1,4 +1,4 @@
-package io.blobingest.cli.e2e;
+package io.blobingest.job.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,11 +34,11 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.kafka.common.header.Header;
 
 /** What a pipeline run left behind, and the checks every pipeline test makes of it. */
-final class PipelineOutput {
+public final class PipelineOutput {
 
-    final List<DescriptorRow> descriptors;
-    final List<DescriptorRow> manifestRows;
-    final URI base;
+    public final List<DescriptorRow> descriptors;
+    public final List<DescriptorRow> manifestRows;
+    public final URI base;
     private final BlobStorage storage;
 
     private PipelineOutput(
@@ -49,12 +49,13 @@ final class PipelineOutput {
         this.storage = storage;
     }
 
-    static PipelineOutput read(KafkaBrokerExtension kafka, String descriptorTopic, Path base) throws IOException {
+    public static PipelineOutput read(KafkaBrokerExtension kafka, String descriptorTopic, Path base)
+            throws IOException {
         return read(kafka, descriptorTopic, base.toUri(), new LocalBlobStorage());
     }
 
     /** What a run left under {@code base} on any Flink file system, read back through {@code storage}. */
-    static PipelineOutput read(KafkaBrokerExtension kafka, String descriptorTopic, URI base, BlobStorage storage)
+    public static PipelineOutput read(KafkaBrokerExtension kafka, String descriptorTopic, URI base, BlobStorage storage)
             throws IOException {
         List<DescriptorRow> descriptors = kafka.drainCommitted(descriptorTopic).stream()
                 .map(DescriptorRecords::parse)
@@ -69,7 +70,7 @@ final class PipelineOutput {
     }
 
     /** The committed manifests under {@code base}, sorted. */
-    static List<org.apache.flink.core.fs.Path> manifests(URI base) throws IOException {
+    public static List<org.apache.flink.core.fs.Path> manifests(URI base) throws IOException {
         org.apache.flink.core.fs.Path directory = new org.apache.flink.core.fs.Path(
                 new org.apache.flink.core.fs.Path(base), BlobSets.DESCRIPTORS_DIRECTORY);
         FileSystem fileSystem = directory.getFileSystem();
@@ -84,7 +85,7 @@ final class PipelineOutput {
     }
 
     /** This output without the rows {@code excluded} matches, for a test that checks those by other means. */
-    PipelineOutput excluding(Predicate<DescriptorRow> excluded) {
+    public PipelineOutput excluding(Predicate<DescriptorRow> excluded) {
         return new PipelineOutput(
                 descriptors.stream().filter(excluded.negate()).toList(),
                 manifestRows.stream().filter(excluded.negate()).toList(),
@@ -93,7 +94,7 @@ final class PipelineOutput {
     }
 
     /** What a pipeline test expects of its inputs' descriptors, by input index (the {@code seq} header). */
-    interface Inputs {
+    public interface Inputs {
 
         /** The bytes the descriptor must resolve to. */
         byte[] bytes(int index);
@@ -112,12 +113,12 @@ final class PipelineOutput {
      * Object Layer, with the input's crc32c when the blob is owned, and carries the input's key and
      * headers.
      */
-    void assertExactlyOnceAndByteExact(Inputs workload, Set<Integer> placed) throws IOException {
+    public void assertExactlyOnceAndByteExact(Inputs workload, Set<Integer> placed) throws IOException {
         assertExactlyOnceAndByteExact(workload, placed, workload::kind);
     }
 
     /** As {@link #assertExactlyOnceAndByteExact(Inputs, Set)}, for a run that placed by {@code policy}. */
-    void assertExactlyOnceAndByteExact(Inputs workload, Set<Integer> placed, PlacementPolicy policy)
+    public void assertExactlyOnceAndByteExact(Inputs workload, Set<Integer> placed, PlacementPolicy policy)
             throws IOException {
         assertExactlyOnceAndByteExact(
                 workload,
@@ -187,7 +188,7 @@ final class PipelineOutput {
                 .isEmpty();
     }
 
-    static BlobKind expectedKind(long size) {
+    public static BlobKind expectedKind(long size) {
         if (size <= 64 * 1024) {
             return BlobKind.INLINE;
         }

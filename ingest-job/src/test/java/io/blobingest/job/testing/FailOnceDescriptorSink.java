@@ -1,4 +1,4 @@
-package io.blobingest.cli.e2e;
+package io.blobingest.job.testing;
 
 import io.blobingest.kafka.internal.DelegatingDescriptorSink;
 import io.blobingest.objectlayer.DescriptorRow;
@@ -21,7 +21,7 @@ import org.apache.flink.connector.kafka.sink.KafkaWriterState;
  * descriptors arrived across all subtasks and attempts. Everything else is delegated, so its
  * transactions, state and committer are Kafka's own.
  */
-final class FailOnceDescriptorSink extends DelegatingDescriptorSink {
+public final class FailOnceDescriptorSink extends DelegatingDescriptorSink {
 
     private static final long serialVersionUID = 1L;
     private static final ConcurrentMap<String, AtomicLong> ROWS_RECEIVED = new ConcurrentHashMap<>();
@@ -29,7 +29,7 @@ final class FailOnceDescriptorSink extends DelegatingDescriptorSink {
     private final String runId;
     private final long failAfterRows;
 
-    FailOnceDescriptorSink(DelegatingDescriptorSink sink, String runId, long failAfterRows) {
+    public FailOnceDescriptorSink(DelegatingDescriptorSink sink, String runId, long failAfterRows) {
         super(sink);
         this.runId = runId;
         this.failAfterRows = failAfterRows;

@@ -1,19 +1,22 @@
-package io.blobingest.cli.e2e;
+package io.blobingest.job.testing;
 
 import io.blobingest.kafka.internal.DelegatingDescriptorSink;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.connector.kafka.sink.KafkaCommittable;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * The job's real descriptor {@link KafkaSink}, except that once per run its committer's first
@@ -29,7 +32,7 @@ import org.apache.kafka.clients.admin.Admin;
  * notification was running, and the fencing meets a restore. {@link When#NOT_FENCED} commits that
  * transaction as usual, so that such a restore meets a transaction committed before the failure.
  */
-final class FencingDescriptorSink extends DelegatingDescriptorSink {
+public final class FencingDescriptorSink extends DelegatingDescriptorSink {
 
     private static final long serialVersionUID = 1L;
 
@@ -37,14 +40,14 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
     private static final ConcurrentMap<String, String> FENCED = new ConcurrentHashMap<>();
 
     /** When the transaction is fenced. */
-    enum When {
+    public enum When {
         BEFORE_ITS_COMMIT,
         AFTER_ITS_COMMIT,
         NOT_FENCED
     }
 
     /** What the committer does after the fenced commit. */
-    enum Then {
+    public enum Then {
         GO_ON,
         FAIL_THE_NOTIFICATION
     }
@@ -54,7 +57,7 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
     private final When when;
     private final Then then;
 
-    FencingDescriptorSink(
+    public FencingDescriptorSink(
             DelegatingDescriptorSink sink, Properties adminProperties, String runId, When when, Then then) {
         super(sink);
         this.adminProperties = adminProperties;
@@ -64,7 +67,7 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
     }
 
     /** The transactional id this run fenced (or chose, {@link When#NOT_FENCED}), if it did. */
-    static String fenced(String runId) {
+    public static String fenced(String runId) {
         return FENCED.get(runId);
     }
 
@@ -78,7 +81,7 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
      * transaction on the broker, {@code when}, once per {@code key}; the fenced id is then {@link
      * #fenced(String) fenced(key)}. {@code what} names the sink in the injected failure.
      */
-    static Committer<KafkaCommittable> fencing(
+    public static Committer<KafkaCommittable> fencing(
             Committer<KafkaCommittable> committer,
             Properties adminProperties,
             String key,
@@ -121,5 +124,11 @@ final class FencingDescriptorSink extends DelegatingDescriptorSink {
         } catch (Exception e) {
             throw new IOException("cannot fence " + transactionalId, e);
         }
+    }
+
+    /** Each fencing moment with each way the job goes on: the parameters of a fenced-transaction test. */
+    public static Stream<Arguments> faults() {
+        return Stream.of(When.BEFORE_ITS_COMMIT, When.AFTER_ITS_COMMIT)
+                .flatMap(when -> Arrays.stream(Then.values()).map(then -> Arguments.of(when, then)));
     }
 }

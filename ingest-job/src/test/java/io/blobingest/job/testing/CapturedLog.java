@@ -1,4 +1,4 @@
-package io.blobingest.cli.e2e;
+package io.blobingest.job.testing;
 
 import java.io.StringWriter;
 import org.apache.logging.log4j.Level;
@@ -11,7 +11,7 @@ import org.apache.logging.log4j.core.layout.PatternLayout;
  * Every log line this JVM writes while open (Flink's and its connectors' at the levels the test
  * configuration lets through, this project's from INFO up), as {@code LEVEL Logger - message}.
  */
-final class CapturedLog implements AutoCloseable {
+public final class CapturedLog implements AutoCloseable {
 
     private static final String NAME = "captured-log";
 
@@ -25,13 +25,13 @@ final class CapturedLog implements AutoCloseable {
                     .build())
             .build();
 
-    CapturedLog() {
+    public CapturedLog() {
         appender.start();
         context.getConfiguration().getRootLogger().addAppender(appender, Level.ALL, null);
         context.updateLoggers();
     }
 
-    synchronized String text() {
+    public synchronized String text() {
         return text.toString();
     }
 

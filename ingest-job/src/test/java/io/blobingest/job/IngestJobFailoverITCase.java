@@ -1,10 +1,12 @@
-package io.blobingest.cli.e2e;
+package io.blobingest.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.blobingest.cli.e2e.TestEnvironment.RunResult;
-import io.blobingest.job.IngestJob;
-import io.blobingest.kafka.BlobKafkaOptions;
+import io.blobingest.job.testing.FailOnceDescriptorSink;
+import io.blobingest.job.testing.FailOncePassThrough;
+import io.blobingest.job.testing.JobTestEnvironment;
+import io.blobingest.job.testing.PipelineOutput;
+import io.blobingest.job.testing.TestWorkload;
 import io.blobingest.kafka.DescriptorKafkaSink;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.PlacedBlob;
@@ -12,25 +14,20 @@ import io.blobingest.sink.BlobTypes;
 import io.blobingest.sink.FailOnceCommitSink;
 import io.blobingest.sink.Failures;
 import io.blobingest.sink.RawPackSink;
-import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -52,8 +49,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class IngestJobFailoverITCase {
 
-    static final int PARTITIONS = 2;
-    static final String INPUT_TOPIC = "blobs";
+    private static final int PARTITIONS = JobTestEnvironment.PARTITIONS;
     /** 2,000 records: the placement boundaries and 5-20 MiB segments, Packed frames, Inline packets. */
     private static final TestWorkload WORKLOAD = new TestWorkload(11, 2_000);
 
@@ -63,13 +59,13 @@ class IngestJobFailoverITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = TestEnvironment.miniCluster(PARTITIONS);
+    static final MiniClusterExtension FLINK = JobTestEnvironment.miniCluster(PARTITIONS);
 
     /** Every run reads the same input topic with its own consumer group and output topics. */
     @BeforeAll
     static void produceWorkload() throws Exception {
-        KAFKA.createTopic(INPUT_TOPIC, PARTITIONS);
-        WORKLOAD.send(KAFKA, INPUT_TOPIC, PARTITIONS, 0, WORKLOAD.count());
+        KAFKA.createTopic(JobTestEnvironment.INPUT_TOPIC, PARTITIONS);
+        WORKLOAD.send(KAFKA, JobTestEnvironment.INPUT_TOPIC, PARTITIONS, 0, WORKLOAD.count());
     }
 
     static Stream<Arguments> failures() {
@@ -87,7 +83,8 @@ class IngestJobFailoverITCase {
         KAFKA.createTopic(descriptorTopic, 1);
         KAFKA.createTopic(deadLetterTopic, 1);
         Path base = dir.resolve("base");
-        Configuration config = jobConfiguration(KAFKA, runId, policy, descriptorTopic, deadLetterTopic, base);
+        Configuration config =
+                JobTestEnvironment.jobConfiguration(KAFKA, runId, policy, descriptorTopic, deadLetterTopic, base);
         Failures.arm(runId, failure);
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
@@ -104,40 +101,11 @@ class IngestJobFailoverITCase {
         PipelineOutput.read(KAFKA, descriptorTopic, base).assertExactlyOnceAndByteExact(WORKLOAD, all);
         assertThat(KAFKA.drainCommitted(deadLetterTopic)).as("dead letters").isEmpty();
         StoredBlobs stored = new StoredBlobs(base);
-        stored.assertOnlyCommittedFilesAreVisible(stored.committedManifests());
-        RunResult verify = TestEnvironment.runCli("pack", "verify", base.toString());
-        assertThat(verify.exitCode()).as(verify.output()).isZero();
-        assertThat(verify.output()).contains(" 0 faults");
-    }
-
-    /** A bounded run of the job on {@code kafka}'s topic {@value #INPUT_TOPIC}, 200 ms checkpoints, three restarts. */
-    static Configuration jobConfiguration(
-            KafkaBrokerExtension kafka,
-            String runId,
-            RollPolicy policy,
-            String descriptorTopic,
-            String deadLetterTopic,
-            Path base) {
-        Configuration config = new Configuration();
-        config.set(BlobKafkaOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
-        config.set(BlobKafkaOptions.INPUT_TOPIC, INPUT_TOPIC);
-        config.set(BlobKafkaOptions.DESCRIPTOR_TOPIC, descriptorTopic);
-        config.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, deadLetterTopic);
-        config.set(BlobKafkaOptions.GROUP_ID, "failover-" + runId);
-        config.set(BlobKafkaOptions.BOUNDED, true);
-        config.set(RawPackSinkOptions.BASE_PATH, base.toUri().toString());
-        config.set(RawPackSinkOptions.ROLL_POLICY, policy);
-        // Small packs and a short interval: size-or-time then rolls by size and by time, and
-        // carries open packs across checkpoints.
-        config.set(RawPackSinkOptions.PACK_TARGET_SIZE, MemorySize.ofMebiBytes(6));
-        config.set(RawPackSinkOptions.ROLL_INTERVAL, Duration.ofSeconds(1));
-        config.set(CoreOptions.DEFAULT_PARALLELISM, PARTITIONS);
-        config.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
-        config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(200));
-        config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        return config;
+        Map<String, List<DescriptorRow>> manifests = stored.committedManifests();
+        stored.assertOnlyCommittedFilesAreVisible(manifests);
+        for (Map.Entry<String, List<DescriptorRow>> set : manifests.entrySet()) {
+            stored.verifyPacks(set.getKey(), set.getValue());
+        }
     }
 
     /** Puts the one armed failure of a run where it belongs in the topology. */

@@ -1,4 +1,4 @@
-package io.blobingest.cli.e2e;
+package io.blobingest.job.testing;
 
 import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
@@ -25,20 +25,20 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * 5 (on the other partition of two), are one of four calibration frames (records 10, 20, 30 and
  * 40), and every 150th record from 77 on is the 5 MiB video segment of record 5 again.
  */
-record TestWorkload(long seed, int count, boolean duplicates) implements PipelineOutput.Inputs {
+public record TestWorkload(long seed, int count, boolean duplicates) implements PipelineOutput.Inputs {
 
-    static final int KIB = 1024;
-    static final int MIB = 1024 * KIB;
+    public static final int KIB = 1024;
+    public static final int MIB = 1024 * KIB;
     private static final int[] BOUNDARY_SIZES = {
         0, 64 * KIB, 64 * KIB + 1, 4 * MIB, 4 * MIB + 1, 5 * MIB, 9 * MIB, 14 * MIB, 20 * MIB
     };
 
-    TestWorkload(long seed, int count) {
+    public TestWorkload(long seed, int count) {
         this(seed, count, false);
     }
 
     /** The record whose bytes record {@code index} carries: itself, or the earlier one it repeats. */
-    int contentOf(int index) {
+    public int contentOf(int index) {
         if (!duplicates || index < 50) {
             return index;
         }
@@ -51,7 +51,7 @@ record TestWorkload(long seed, int count, boolean duplicates) implements Pipelin
         return index;
     }
 
-    int size(int record) {
+    public int size(int record) {
         int index = contentOf(record);
         if (index < BOUNDARY_SIZES.length) {
             return BOUNDARY_SIZES[index];
@@ -86,12 +86,12 @@ record TestWorkload(long seed, int count, boolean duplicates) implements Pipelin
     }
 
     /** Record {@code index}'s key, null for every 97th record: a null key must round-trip too. */
-    static byte[] keyOf(int index) {
+    public static byte[] keyOf(int index) {
         return index % 97 == 1 ? null : ("robot-" + (index % 7) + "/frame-" + index).getBytes(StandardCharsets.UTF_8);
     }
 
     /** Record {@code index}'s headers, passed through to descriptors: a repeated name, and an empty value. */
-    static List<Header> headersOf(int index) {
+    public static List<Header> headersOf(int index) {
         List<Header> headers = new ArrayList<>();
         headers.add(new RecordHeader("camera", ("cam-" + index % 4).getBytes(StandardCharsets.UTF_8)));
         headers.add(new RecordHeader("seq", Integer.toString(index).getBytes(StandardCharsets.UTF_8)));
@@ -102,17 +102,17 @@ record TestWorkload(long seed, int count, boolean duplicates) implements Pipelin
         return headers;
     }
 
-    ProducerRecord<byte[], byte[]> record(String topic, int partitions, int index) {
+    public ProducerRecord<byte[], byte[]> record(String topic, int partitions, int index) {
         return new ProducerRecord<>(topic, index % partitions, key(index), bytes(index), headers(index));
     }
 
     /** Sends records {@code from..to-1} to {@code topic}, record {@code i} to partition {@code i % partitions}. */
-    void send(KafkaBrokerExtension kafka, String topic, int partitions, int from, int to) throws Exception {
+    public void send(KafkaBrokerExtension kafka, String topic, int partitions, int from, int to) throws Exception {
         send(kafka, i -> topic, partitions, from, to);
     }
 
     /** Sends records {@code from..to-1}, record {@code i} to {@code topicOf(i)}, partition {@code i % partitions}. */
-    void send(KafkaBrokerExtension kafka, IntFunction<String> topicOf, int partitions, int from, int to)
+    public void send(KafkaBrokerExtension kafka, IntFunction<String> topicOf, int partitions, int from, int to)
             throws Exception {
         List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
         for (int i = from; i < to; i++) {
@@ -126,7 +126,7 @@ record TestWorkload(long seed, int count, boolean duplicates) implements Pipelin
     }
 
     /** Which input a descriptor came from: the {@code seq} header every record carries. */
-    static int indexOf(List<io.blobingest.objectlayer.DescriptorRow.Attribute> attributes) {
+    public static int indexOf(List<io.blobingest.objectlayer.DescriptorRow.Attribute> attributes) {
         for (var attribute : attributes) {
             if (attribute.name().equals("seq")) {
                 return Integer.parseInt(new String(attribute.value(), StandardCharsets.UTF_8));
@@ -135,7 +135,7 @@ record TestWorkload(long seed, int count, boolean duplicates) implements Pipelin
         throw new AssertionError("no seq header in " + attributes);
     }
 
-    long totalBytes() {
+    public long totalBytes() {
         long total = 0;
         for (int i = 0; i < count; i++) {
             total += size(i);

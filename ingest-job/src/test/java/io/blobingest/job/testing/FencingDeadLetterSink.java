@@ -1,4 +1,4 @@
-package io.blobingest.cli.e2e;
+package io.blobingest.job.testing;
 
 import io.blobingest.kafka.internal.DelegatingKafkaSink;
 import io.blobingest.placement.DeadLetter;
@@ -16,7 +16,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
  * aborted, as the broker's transaction timeout would abort it) or after it (delivered, but the
  * coordinator then calls the id {@code Empty}). The fenced id is {@link #fenced(String)}.
  */
-final class FencingDeadLetterSink extends DelegatingKafkaSink<DeadLetter> {
+public final class FencingDeadLetterSink extends DelegatingKafkaSink<DeadLetter> {
 
     private static final long serialVersionUID = 1L;
 
@@ -25,7 +25,7 @@ final class FencingDeadLetterSink extends DelegatingKafkaSink<DeadLetter> {
     private final FencingDescriptorSink.When when;
     private final FencingDescriptorSink.Then then;
 
-    FencingDeadLetterSink(
+    public FencingDeadLetterSink(
             KafkaSink<DeadLetter> sink,
             Properties adminProperties,
             String runId,
@@ -39,7 +39,7 @@ final class FencingDeadLetterSink extends DelegatingKafkaSink<DeadLetter> {
     }
 
     /** The dead-letter transactional id this run fenced, if it did. */
-    static String fenced(String runId) {
+    public static String fenced(String runId) {
         return FencingDescriptorSink.fenced(key(runId));
     }
 
