@@ -31,10 +31,10 @@ public final class InputTopics implements Serializable {
 
     /** Names, in the order given; empty for a pattern. */
     private final List<String> names;
-    /** The pattern's text; null for names. */
-    private final String pattern;
+    /** Null for names; compiled once, for {@link #contains} runs per dead letter. */
+    private final Pattern pattern;
 
-    private InputTopics(List<String> names, String pattern) {
+    private InputTopics(List<String> names, Pattern pattern) {
         this.names = List.copyOf(names);
         this.pattern = pattern;
     }
@@ -49,8 +49,7 @@ public final class InputTopics implements Serializable {
 
     /** Every topic whose whole name matches {@code regex}, now and later. */
     public static InputTopics matching(String regex) {
-        Pattern.compile(regex);
-        return new InputTopics(List.of(), regex);
+        return new InputTopics(List.of(), Pattern.compile(regex));
     }
 
     /**
@@ -101,12 +100,12 @@ public final class InputTopics implements Serializable {
 
     /** The pattern; empty for named topics. */
     public Optional<Pattern> pattern() {
-        return Optional.ofNullable(pattern).map(Pattern::compile);
+        return Optional.ofNullable(pattern);
     }
 
     /** Whether the job reads {@code topic}: it is named, or its whole name matches the pattern. */
     public boolean contains(String topic) {
-        return pattern == null ? names.contains(topic) : Pattern.matches(pattern, topic);
+        return pattern == null ? names.contains(topic) : pattern.matcher(topic).matches();
     }
 
     /** Subscribes {@code builder} to these topics. */
@@ -114,7 +113,7 @@ public final class InputTopics implements Serializable {
         if (pattern == null) {
             builder.setTopics(names);
         } else {
-            builder.setTopicPattern(Pattern.compile(pattern));
+            builder.setTopicPattern(pattern);
         }
     }
 
@@ -133,16 +132,20 @@ public final class InputTopics implements Serializable {
     /** {@code a, b} or {@code topics matching 'robots\..*'}. */
     @Override
     public String toString() {
-        return pattern == null ? String.join(", ", names) : "topics matching '" + pattern + "'";
+        return pattern == null ? String.join(", ", names) : "topics matching '" + pattern.pattern() + "'";
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof InputTopics other && names.equals(other.names) && Objects.equals(pattern, other.pattern);
+        return o instanceof InputTopics other && names.equals(other.names) && Objects.equals(regex(), other.regex());
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(names, pattern);
+        return Objects.hash(names, regex());
+    }
+
+    private String regex() {
+        return pattern == null ? null : pattern.pattern();
     }
 }

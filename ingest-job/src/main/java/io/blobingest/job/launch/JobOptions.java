@@ -5,6 +5,7 @@ import io.blobingest.kafka.BlobKafkaConnectors;
 import io.blobingest.kafka.BlobKafkaOptions;
 import io.blobingest.kafka.BoundedRunOffsets;
 import io.blobingest.kafka.DescriptorTopicRecreatedException;
+import io.blobingest.kafka.InputTopics;
 import io.blobingest.kafka.LineageClaims;
 import io.blobingest.sink.RawPackSinkOptions;
 import io.blobingest.sink.RollPolicy;
@@ -186,15 +187,21 @@ final class JobOptions {
                     ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         }
         dynamicOptions.forEach(config::setString);
-        if (!config.contains(BlobKafkaOptions.GROUP_ID) && readsTopics(config)) {
-            String topics = config.getOptional(BlobKafkaOptions.INPUT_TOPIC).orElse("");
-            if (config.contains(BlobKafkaOptions.INPUT_TOPIC_PATTERN) || topics.contains(",")) {
+        if (!config.contains(BlobKafkaOptions.GROUP_ID)) {
+            Optional<InputTopics> inputs;
+            try {
+                inputs = InputTopics.fromConfig(config);
+            } catch (IllegalConfigurationException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            if (inputs.isPresent() && inputs.get().names().size() != 1) {
                 throw new ParameterException(
                         spec.commandLine(),
                         "several input topics or a pattern need --group-id (kafka.group-id): the default, "
                                 + groupIdPrefix + "<input topic>, is named after one topic");
             }
-            config.set(BlobKafkaOptions.GROUP_ID, groupIdPrefix + topics.strip());
+            inputs.ifPresent(topics -> config.set(
+                    BlobKafkaOptions.GROUP_ID, groupIdPrefix + topics.names().get(0)));
         }
         return config;
     }
