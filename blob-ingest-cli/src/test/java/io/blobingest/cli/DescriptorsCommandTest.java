@@ -152,7 +152,7 @@ class DescriptorsCommandTest {
             byte[] inlineData,
             Long crc32c,
             List<Attribute> attributes) {
-        return new DescriptorRow(key, "blobs", 0, offset, blob, blobSet, inlineData, crc32c, attributes);
+        return new DescriptorRow(key, "blobs", 0, offset, null, blob, blobSet, inlineData, crc32c, attributes);
     }
 
     private static Attribute attribute(String name, String value) {

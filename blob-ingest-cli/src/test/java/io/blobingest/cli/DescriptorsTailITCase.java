@@ -83,6 +83,7 @@ class DescriptorsTailITCase {
                 "blobs",
                 0,
                 offset,
+                null,
                 blob,
                 blobSet,
                 inlineData,

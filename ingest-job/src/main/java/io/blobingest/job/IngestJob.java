@@ -17,10 +17,12 @@ import io.blobingest.placement.BlobRecord;
 import io.blobingest.placement.BlobRecordClassifier;
 import io.blobingest.placement.DeadLetter;
 import io.blobingest.placement.ExternalFetch;
+import io.blobingest.placement.HeaderColumn;
 import io.blobingest.placement.PlacedBlob;
 import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.sink.BlobTypes;
 import io.blobingest.sink.DescriptorOutput;
+import io.blobingest.sink.DescriptorOutputOptions;
 import io.blobingest.sink.EarlierCommittedRows;
 import io.blobingest.sink.ExactSharing;
 import io.blobingest.sink.RawPackSink;
@@ -308,7 +310,25 @@ public final class IngestJob {
                 placementPolicy(config),
                 config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES),
                 config.get(IngestJobOptions.MAX_BLOB_SIZE).getBytes(),
-                config.get(IngestJobOptions.EXTERNAL_FORCE_INGEST));
+                config.get(IngestJobOptions.EXTERNAL_FORCE_INGEST),
+                headerColumns(config));
+    }
+
+    /** {@code sink.lance.columns}, checked at classification, so that a bad value never reaches the sink. */
+    private static List<HeaderColumn> headerColumns(ReadableConfig config) {
+        String spec = config.get(DescriptorOutputOptions.LANCE_COLUMNS);
+        if (!spec.isBlank()
+                && config.getOptional(DescriptorOutputOptions.LANCE_DATASET_URI)
+                        .filter(uri -> !uri.isBlank())
+                        .isEmpty()) {
+            throw new IllegalArgumentException(DescriptorOutputOptions.LANCE_COLUMNS.key() + " needs "
+                    + DescriptorOutputOptions.LANCE_DATASET_URI.key() + ": the columns are the Lance dataset's");
+        }
+        try {
+            return HeaderColumn.parseAll(spec);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(DescriptorOutputOptions.LANCE_COLUMNS.key() + ": " + e.getMessage(), e);
+        }
     }
 
     private static PlacementPolicy placementPolicy(ReadableConfig config) {

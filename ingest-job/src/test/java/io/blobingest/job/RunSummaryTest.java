@@ -360,6 +360,6 @@ class RunSummaryTest {
     }
 
     private DescriptorRow row(BlobDescriptor blob, String blobSet, byte[] inlineData, Long crc32c) {
-        return new DescriptorRow(null, "blobs", 0, nextOffset++, blob, blobSet, inlineData, crc32c, List.of());
+        return new DescriptorRow(null, "blobs", 0, nextOffset++, null, blob, blobSet, inlineData, crc32c, List.of());
     }
 }

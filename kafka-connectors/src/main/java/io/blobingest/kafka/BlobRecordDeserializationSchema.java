@@ -29,7 +29,18 @@ public final class BlobRecordDeserializationSchema implements KafkaRecordDeseria
             headers.add(new Attribute(header.key(), header.value()));
         }
         out.collect(new BlobRecord(
-                record.key(), record.value(), headers, record.topic(), record.partition(), record.offset()));
+                record.key(),
+                record.value(),
+                headers,
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                timestamp(record)));
+    }
+
+    /** The record's timestamp, null for Kafka's "none" ({@link ConsumerRecord#NO_TIMESTAMP}). */
+    static Long timestamp(ConsumerRecord<?, ?> record) {
+        return record.timestamp() == ConsumerRecord.NO_TIMESTAMP ? null : record.timestamp();
     }
 
     @Override

@@ -285,8 +285,14 @@ public final class DeadLetterDeliveries extends AbstractStreamOperator<DeadLette
         for (Header header : input.headers()) {
             headers.add(new Attribute(header.key(), header.value()));
         }
-        BlobRecord record =
-                new BlobRecord(input.key(), input.value(), headers, input.topic(), input.partition(), input.offset());
+        BlobRecord record = new BlobRecord(
+                input.key(),
+                input.value(),
+                headers,
+                input.topic(),
+                input.partition(),
+                input.offset(),
+                BlobRecordDeserializationSchema.timestamp(input));
         return new DeadLetter(record, ref.code(), ref.detail());
     }
 

@@ -148,6 +148,7 @@ public final class DescriptorRecordLimit implements Serializable {
                 record.topic(),
                 record.partition(),
                 record.offset(),
+                record.timestamp(),
                 blob,
                 blobSet,
                 inlineData,

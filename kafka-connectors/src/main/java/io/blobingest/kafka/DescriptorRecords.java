@@ -26,7 +26,8 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * The descriptor topic's record format (spec.md section 4), both ways. Headers are written in a fixed
  * order: {@code blob.kind, blob.position, blob.size, blob.id, blob.uri}, {@code blob.set} (owned
  * sidecar kinds only), {@code blob.crc32c} (unless absent), {@code blob.features} (empty when none),
- * {@code blob.source}, then the passed-through attributes in their order.
+ * {@code blob.source}, {@code blob.timestamp} (when the input had one), then the passed-through
+ * attributes in their order.
  */
 @PublicEvolving
 public final class DescriptorRecords {
@@ -42,7 +43,8 @@ public final class DescriptorRecords {
             BlobHeaders.SET,
             BlobHeaders.CRC32C,
             BlobHeaders.FEATURES,
-            BlobHeaders.SOURCE);
+            BlobHeaders.SOURCE,
+            BlobHeaders.TIMESTAMP);
 
     private DescriptorRecords() {}
 
@@ -52,7 +54,7 @@ public final class DescriptorRecords {
      */
     public static ProducerRecord<byte[], byte[]> toProducerRecord(String topic, DescriptorRow row, Long timestamp) {
         BlobDescriptor blob = row.blob();
-        List<Header> headers = new ArrayList<>(9 + row.attributes().size());
+        List<Header> headers = new ArrayList<>(10 + row.attributes().size());
         headers.add(
                 new RecordHeader(BlobHeaders.KIND, unsignedDecimal(blob.kind().value())));
         headers.add(new RecordHeader(BlobHeaders.POSITION, unsignedDecimal(blob.position())));
@@ -67,6 +69,9 @@ public final class DescriptorRecords {
         }
         headers.add(new RecordHeader(BlobHeaders.FEATURES, utf8(String.join(",", row.requiredFeatures()))));
         headers.add(new RecordHeader(BlobHeaders.SOURCE, utf8(row.source())));
+        if (row.sourceTimestamp() != null) {
+            headers.add(new RecordHeader(BlobHeaders.TIMESTAMP, unsignedDecimal(row.sourceTimestamp())));
+        }
         for (Attribute attribute : row.attributes()) {
             if (BlobHeaders.RESERVED.contains(attribute.name())) {
                 throw new IllegalArgumentException("descriptor of " + row.source() + ": attribute '" + attribute.name()
@@ -115,6 +120,7 @@ public final class DescriptorRecords {
         String blobSet = fields.has(BlobHeaders.SET) ? fields.text(BlobHeaders.SET) : null;
         List<String> features = fields.features();
         Source source = fields.source();
+        Long timestamp = fields.has(BlobHeaders.TIMESTAMP) ? fields.timestamp() : null;
         DescriptorRow row;
         try {
             row = new DescriptorRow(
@@ -122,6 +128,7 @@ public final class DescriptorRecords {
                     source.topic,
                     source.partition,
                     source.offset,
+                    timestamp,
                     blob,
                     blobSet,
                     inlineData,
@@ -223,6 +230,16 @@ public final class DescriptorRecords {
             } catch (NumberFormatException e) {
                 throw invalid(BlobHeaders.SOURCE, "expected topic/partition/offset, found '" + text + "'");
             }
+        }
+
+        long timestamp() {
+            long value = unsigned(BlobHeaders.TIMESTAMP);
+            if (value < 0) {
+                throw invalid(
+                        BlobHeaders.TIMESTAMP,
+                        "expected milliseconds since the epoch, found " + Long.toUnsignedString(value));
+            }
+            return value;
         }
 
         private byte[] required(String name) {

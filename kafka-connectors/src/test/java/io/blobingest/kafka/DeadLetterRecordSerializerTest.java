@@ -26,7 +26,8 @@ class DeadLetterRecordSerializerTest {
                         new Attribute("trace", "2".getBytes(UTF_8))),
                 "input",
                 1,
-                7);
+                7,
+                null);
 
         ProducerRecord<byte[], byte[]> record = serializer.serialize(
                 new DeadLetter(input, DeadLetterCode.BAD_URI, "blob.uri is not absolute"), null, 1234L);
@@ -47,7 +48,7 @@ class DeadLetterRecordSerializerTest {
 
     @Test
     void keepsANullValueAndANullKey() {
-        BlobRecord input = new BlobRecord(null, null, List.of(), "input", 0, 0);
+        BlobRecord input = new BlobRecord(null, null, List.of(), "input", 0, 0, null);
 
         ProducerRecord<byte[], byte[]> record =
                 serializer.serialize(new DeadLetter(input, DeadLetterCode.NULL_VALUE, "no value"), null, null);
@@ -61,7 +62,7 @@ class DeadLetterRecordSerializerTest {
     @Test
     void aRecordDeadLetteredAgainEndsWithItsCurrentError() {
         BlobRecord input = new BlobRecord(
-                null, null, List.of(new Attribute("blob.error", "too-large".getBytes(UTF_8))), "input", 0, 0);
+                null, null, List.of(new Attribute("blob.error", "too-large".getBytes(UTF_8))), "input", 0, 0, null);
 
         ProducerRecord<byte[], byte[]> record =
                 serializer.serialize(new DeadLetter(input, DeadLetterCode.NULL_VALUE, "no value"), null, null);

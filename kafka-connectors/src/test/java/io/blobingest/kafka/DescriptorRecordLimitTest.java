@@ -53,7 +53,7 @@ class DescriptorRecordLimitTest {
     @Test
     void theKeyAndThePassedThroughHeadersCountForEveryKind() {
         byte[] key = new byte[1024 * 1024];
-        BlobRecord record = new BlobRecord(key, new byte[100], List.of(), "blobs", 0, 7);
+        BlobRecord record = new BlobRecord(key, new byte[100], List.of(), "blobs", 0, 7, null);
         DescriptorRecordLimit kafkaDefault = DescriptorRecordLimit.of(new Properties());
 
         for (PlacedBlob placed : List.of(
@@ -69,7 +69,7 @@ class DescriptorRecordLimitTest {
         }
         List<Attribute> megabyteOfHeaders =
                 List.of(new Attribute("a", new byte[512 * 1024]), new Attribute("b", new byte[512 * 1024]));
-        BlobRecord small = new BlobRecord(null, new byte[10], megabyteOfHeaders, "blobs", 0, 8);
+        BlobRecord small = new BlobRecord(null, new byte[10], megabyteOfHeaders, "blobs", 0, 8, null);
         assertThat(kafkaDefault.refusal(new PlacedBlob(small, Placement.INLINE, new byte[10], megabyteOfHeaders, null)))
                 .as("1 MiB of headers")
                 .isPresent();
@@ -78,7 +78,7 @@ class DescriptorRecordLimitTest {
     @Test
     void theWorstCaseBoundsTheLargestDescriptorTheSinkCanWriteForEachKind() {
         byte[] bytes = new byte[70_000];
-        BlobRecord record = new BlobRecord("k".getBytes(UTF_8), bytes, ATTRIBUTES, "robots", 11, 123_456_789L);
+        BlobRecord record = new BlobRecord("k".getBytes(UTF_8), bytes, ATTRIBUTES, "robots", 11, 123_456_789L, null);
         String longestSet = "z".repeat(64);
 
         assertBounded(
@@ -107,7 +107,7 @@ class DescriptorRecordLimitTest {
      */
     @Test
     void aPackedBlobWithoutKeyOrAttributesCostsTheDocumentedOverhead() {
-        BlobRecord record = new BlobRecord(null, new byte[100_000], List.of(), "blobs", 0, 7);
+        BlobRecord record = new BlobRecord(null, new byte[100_000], List.of(), "blobs", 0, 7, null);
         int kind = 1 + 9 + 1 + 1;
         int position = 1 + 13 + 1 + 20;
         int size = 1 + 9 + 1 + "100000".length();
@@ -145,7 +145,7 @@ class DescriptorRecordLimitTest {
 
     @Test
     void aRowFitsWhenItsDescriptorRecordDoes() {
-        BlobRecord record = new BlobRecord(null, new byte[5000], ATTRIBUTES, "robots", 0, 1);
+        BlobRecord record = new BlobRecord(null, new byte[5000], ATTRIBUTES, "robots", 0, 1, null);
         DescriptorRow row = row(record, BlobDescriptor.inline(5000), null, new byte[5000], 42L);
         int size = DescriptorRecordLimit.recordBytes(row);
 
@@ -160,7 +160,7 @@ class DescriptorRecordLimitTest {
     }
 
     private static PlacedBlob inline(byte[] bytes) {
-        BlobRecord record = new BlobRecord("robot-1/imu/7".getBytes(UTF_8), bytes, ATTRIBUTES, "blobs", 3, 99);
+        BlobRecord record = new BlobRecord("robot-1/imu/7".getBytes(UTF_8), bytes, ATTRIBUTES, "blobs", 3, 99, null);
         return new PlacedBlob(record, Placement.INLINE, bytes, ATTRIBUTES, null);
     }
 
@@ -170,6 +170,7 @@ class DescriptorRecordLimitTest {
                 record.topic(),
                 record.partition(),
                 record.offset(),
+                null,
                 blob,
                 set,
                 inline,

@@ -37,30 +37,33 @@ class DescriptorRecordsTest {
                         "in",
                         2,
                         10,
+                        1_765_000_000_000L,
                         BlobDescriptor.inline(3),
                         null,
                         new byte[] {1, 2, 3},
                         0xFFFF_FFFFL,
                         ATTRIBUTES)),
                 Arguments.of(new DescriptorRow(
-                        null, "in", 0, 0, BlobDescriptor.inline(0), null, new byte[0], 0L, List.of())),
+                        null, "in", 0, 0, null, BlobDescriptor.inline(0), null, new byte[0], 0L, List.of())),
                 Arguments.of(new DescriptorRow(
                         "k".getBytes(UTF_8),
                         "in.topic-1",
                         2,
                         10,
+                        0L,
                         BlobDescriptor.packed(ENTRY_5, 100, 7),
                         "set-1",
                         null,
                         12L,
                         ATTRIBUTES)),
                 Arguments.of(new DescriptorRow(
-                        null, "in", 0, 1, BlobDescriptor.packed(4096, 100, 1), "set-1", null, 12L, List.of())),
+                        null, "in", 0, 1, null, BlobDescriptor.packed(4096, 100, 1), "set-1", null, 12L, List.of())),
                 Arguments.of(new DescriptorRow(
                         null,
                         "in",
                         0,
                         2,
+                        null,
                         BlobDescriptor.dedicated(5_000_000, 0xFFFF_FFFFL),
                         "set-1",
                         null,
@@ -71,6 +74,7 @@ class DescriptorRecordsTest {
                         "in",
                         0,
                         Long.MAX_VALUE,
+                        null,
                         BlobDescriptor.external("s3://bucket/x?v=1", -11L, 10),
                         null,
                         null,
@@ -81,6 +85,7 @@ class DescriptorRecordsTest {
                         "in",
                         0,
                         3,
+                        null,
                         BlobDescriptor.external("file:///data/x", 0, 0),
                         null,
                         null,
@@ -105,6 +110,7 @@ class DescriptorRecordsTest {
                 "in",
                 2,
                 10,
+                1_765_000_000_123L,
                 BlobDescriptor.packed(ENTRY_5, 100, 7),
                 "set-1",
                 null,
@@ -129,6 +135,7 @@ class DescriptorRecordsTest {
                         "blob.crc32c=4294967295",
                         "blob.features=blob_object_pack",
                         "blob.source=in/2/10",
+                        "blob.timestamp=1765000000123",
                         "camera=front",
                         "empty",
                         "camera=rear");
@@ -136,8 +143,8 @@ class DescriptorRecordsTest {
 
     @Test
     void writesAnInlineDescriptorWithItsBytesAsTheValueAndNoSet() {
-        DescriptorRow row =
-                new DescriptorRow(null, "in", 0, 4, BlobDescriptor.inline(2), null, new byte[] {5, 6}, 7L, List.of());
+        DescriptorRow row = new DescriptorRow(
+                null, "in", 0, 4, null, BlobDescriptor.inline(2), null, new byte[] {5, 6}, 7L, List.of());
 
         ProducerRecord<byte[], byte[]> record = serializer.serialize(row, null, null);
 
@@ -157,7 +164,7 @@ class DescriptorRecordsTest {
     @Test
     void writesAnExternalReferenceWithoutSetAndCrc() {
         DescriptorRow row = new DescriptorRow(
-                null, "in", 0, 4, BlobDescriptor.external("s3://b/k", 5, 10), null, null, null, List.of());
+                null, "in", 0, 4, null, BlobDescriptor.external("s3://b/k", 5, 10), null, null, null, List.of());
 
         ProducerRecord<byte[], byte[]> record = serializer.serialize(row, null, null);
 
@@ -180,6 +187,7 @@ class DescriptorRecordsTest {
                 "in",
                 0,
                 4,
+                null,
                 BlobDescriptor.inline(0),
                 null,
                 new byte[0],
@@ -247,6 +255,14 @@ class DescriptorRecordsTest {
                 malformed(
                         "source without topic", r -> with(r, "blob.source", "/1/2"), "expected topic/partition/offset"),
                 malformed(
+                        "timestamp not decimal",
+                        r -> adding(r, "blob.timestamp", "soon"),
+                        "header blob.timestamp: expected a decimal u64, found 'soon'"),
+                malformed(
+                        "timestamp beyond a long",
+                        r -> adding(r, "blob.timestamp", "9223372036854775808"),
+                        "header blob.timestamp: expected milliseconds since the epoch, found 9223372036854775808"),
+                malformed(
                         "packed descriptor with bytes",
                         r -> withValue(r, new byte[] {1}),
                         "a PACKED descriptor has an empty value, found 1 bytes"),
@@ -261,7 +277,7 @@ class DescriptorRecordsTest {
     void parseRefusesMalformedRecordsNamingRecordAndHeader(
             String description, UnaryOperator<ConsumerRecord<byte[], byte[]>> damage, String problem) {
         DescriptorRow row = new DescriptorRow(
-                null, "in", 2, 10, BlobDescriptor.packed(ENTRY_5, 100, 7), "set-1", null, 12L, List.of());
+                null, "in", 2, 10, null, BlobDescriptor.packed(ENTRY_5, 100, 7), "set-1", null, 12L, List.of());
         ConsumerRecord<byte[], byte[]> record =
                 KafkaRecordsFixture.received(serializer.serialize(row, null, null), 4, 77);
 
@@ -276,7 +292,7 @@ class DescriptorRecordsTest {
     @Test
     void parseRefusesAnInlineRecordWithoutValue() {
         DescriptorRow row =
-                new DescriptorRow(null, "in", 0, 0, BlobDescriptor.inline(0), null, new byte[0], 0L, List.of());
+                new DescriptorRow(null, "in", 0, 0, null, BlobDescriptor.inline(0), null, new byte[0], 0L, List.of());
         ConsumerRecord<byte[], byte[]> record =
                 withValue(KafkaRecordsFixture.received(serializer.serialize(row, null, null), 0, 1), null);
 
@@ -289,7 +305,7 @@ class DescriptorRecordsTest {
     @Test
     void parseRefusesInlineBytesThatDisagreeWithTheSize() {
         DescriptorRow row =
-                new DescriptorRow(null, "in", 0, 0, BlobDescriptor.inline(2), null, new byte[2], 0L, List.of());
+                new DescriptorRow(null, "in", 0, 0, null, BlobDescriptor.inline(2), null, new byte[2], 0L, List.of());
         ConsumerRecord<byte[], byte[]> record =
                 withValue(KafkaRecordsFixture.received(serializer.serialize(row, null, null), 0, 1), new byte[3]);
 

@@ -247,6 +247,7 @@ class KafkaDescriptorDeliveryCheckITCase {
                 "blobs",
                 (int) (i % 2),
                 i,
+                null,
                 BlobDescriptor.packed(0x8000_0000_0000_0000L, 100, 1),
                 "0123456789abcdef0123456789abcdef-0-1",
                 null,

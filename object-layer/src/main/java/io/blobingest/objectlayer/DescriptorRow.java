@@ -8,6 +8,8 @@ import java.util.Objects;
  * section 4): the descriptor plus where its input came from and what travelled with it.
  *
  * @param key the input record's key, may be null
+ * @param sourceTimestamp the input record's Kafka timestamp, milliseconds since the epoch; null when
+ *     it had none (or it came from a manifest written before the column existed)
  * @param blobSet the blob set whose sidecars {@code blob.blobId()} names; null for Inline and
  *     External
  * @param inlineData the bytes of an Inline blob; null for every other kind
@@ -20,6 +22,7 @@ public record DescriptorRow(
         String sourceTopic,
         int sourcePartition,
         long sourceOffset,
+        Long sourceTimestamp,
         BlobDescriptor blob,
         String blobSet,
         byte[] inlineData,

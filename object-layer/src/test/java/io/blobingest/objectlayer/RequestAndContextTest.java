@@ -39,13 +39,14 @@ class RequestAndContextTest {
                 "in",
                 0,
                 5,
+                null,
                 BlobDescriptor.packed(RawPackFormat.entryReference(3), 9, 2),
                 "cam-7",
                 null,
                 1L,
                 List.of());
-        DescriptorRow inline =
-                new DescriptorRow(null, "in", 0, 6, BlobDescriptor.inline(2), null, new byte[] {1, 2}, 2L, List.of());
+        DescriptorRow inline = new DescriptorRow(
+                null, "in", 0, 6, null, BlobDescriptor.inline(2), null, new byte[] {1, 2}, 2L, List.of());
         Set<String> features = Set.of(BlobFeatures.BLOB_OBJECT_PACK);
 
         BlobRequest packedRequest = BlobRequest.forRow(packed, BASE, features);

@@ -37,6 +37,8 @@ public final class BlobHeaders {
     public static final String FEATURES = "blob.features";
     /** Descriptor: {@code topic/partition/offset} of the input record. */
     public static final String SOURCE = "blob.source";
+    /** Descriptor: the input record's Kafka timestamp in milliseconds, absent when it had none. */
+    public static final String TIMESTAMP = "blob.timestamp";
 
     /** Dead letter: the error code. */
     public static final String ERROR = "blob.error";
@@ -48,7 +50,7 @@ public final class BlobHeaders {
      * is never passed through, so it cannot be mistaken for one the pipeline writes.
      */
     public static final Set<String> RESERVED =
-            Set.of(URI, MODE, POSITION, SIZE, KIND, ID, SET, CRC32C, FEATURES, SOURCE, ERROR, ERROR_DETAIL);
+            Set.of(URI, MODE, POSITION, SIZE, KIND, ID, SET, CRC32C, FEATURES, SOURCE, TIMESTAMP, ERROR, ERROR_DETAIL);
 
     private BlobHeaders() {}
 

@@ -12,8 +12,10 @@ import java.util.Objects;
  * @param key may be null
  * @param value may be null (bad input unless a {@code blob.uri} header is present)
  * @param headers all headers in arrival order, {@code blob.*} ones included
+ * @param timestamp the record's Kafka timestamp, milliseconds since the epoch; null when it has none
  */
-public record BlobRecord(byte[] key, byte[] value, List<Attribute> headers, String topic, int partition, long offset) {
+public record BlobRecord(
+        byte[] key, byte[] value, List<Attribute> headers, String topic, int partition, long offset, Long timestamp) {
 
     public BlobRecord {
         Objects.requireNonNull(topic, "topic");

@@ -17,8 +17,9 @@ import java.util.Objects;
  * in {@code ingest} mode, an {@link ExternalFetch}, applying spec.md section 4's checks that need no
  * I/O in the contract's order, so that a record with several faults gets the first code:
  * {@code null-value}, {@code bad-range}, {@code bad-uri}, {@code uri-not-allowed}, {@code too-large},
- * then placement. The fetch stage applies the remaining checks once it knows the object, and the job
- * checks {@code descriptor-too-large}, the last code, on every placed blob before the sink.
+ * {@code bad-header}, then placement. The fetch stage applies the remaining checks once it knows
+ * the object, and the job checks {@code descriptor-too-large}, the last of the contract's codes, on
+ * every placed blob before the sink.
  *
  * <p>Choices the contract leaves open (docs/spec.md section 4): a range without {@code blob.uri} is
  * {@code bad-range}; {@code blob.mode=reference} without {@code blob.uri} is {@code bad-uri}; when a
@@ -34,21 +35,27 @@ public final class BlobRecordClassifier implements Serializable {
     private final UriPrefixAllowList allowedUris;
     private final long maxBlobBytes;
     private final boolean forceIngest;
+    private final List<HeaderColumn> headerColumns;
 
     /**
      * @param allowedUriPrefixes {@code external.allowed-prefixes}; empty refuses every external blob
      * @param maxBlobBytes larger blobs are dead-lettered as {@code too-large}
      */
     public BlobRecordClassifier(PlacementPolicy placementPolicy, List<String> allowedUriPrefixes, long maxBlobBytes) {
-        this(placementPolicy, allowedUriPrefixes, maxBlobBytes, false);
+        this(placementPolicy, allowedUriPrefixes, maxBlobBytes, false, List.of());
     }
 
     /**
      * @param forceIngest fetch and place every external blob, also those in {@code reference} mode
      *     (a backfill); {@code blob.mode} is still checked, a bad one stays {@code bad-uri}
+     * @param headerColumns headers that must parse as their column's type ({@code bad-header})
      */
     public BlobRecordClassifier(
-            PlacementPolicy placementPolicy, List<String> allowedUriPrefixes, long maxBlobBytes, boolean forceIngest) {
+            PlacementPolicy placementPolicy,
+            List<String> allowedUriPrefixes,
+            long maxBlobBytes,
+            boolean forceIngest,
+            List<HeaderColumn> headerColumns) {
         if (maxBlobBytes < 0) {
             throw new IllegalArgumentException("maximum blob size must be >= 0 bytes, found " + maxBlobBytes);
         }
@@ -56,6 +63,7 @@ public final class BlobRecordClassifier implements Serializable {
         this.allowedUris = new UriPrefixAllowList(allowedUriPrefixes);
         this.maxBlobBytes = maxBlobBytes;
         this.forceIngest = forceIngest;
+        this.headerColumns = List.copyOf(headerColumns);
     }
 
     /**
@@ -114,6 +122,19 @@ public final class BlobRecordClassifier implements Serializable {
                             + " bytes");
         }
         List<Attribute> attributes = passedThrough(record);
+        for (HeaderColumn column : headerColumns) {
+            byte[] value = column.lastValue(attributes);
+            if (value != null) {
+                try {
+                    column.parse(value);
+                } catch (IllegalArgumentException e) {
+                    throw new Rejection(
+                            DeadLetterCode.BAD_HEADER,
+                            "header " + column.header() + " (column " + column.name() + ", "
+                                    + column.type().optionName() + "): " + e.getMessage());
+                }
+            }
+        }
         if (!external) {
             return new PlacedBlob(record, placementPolicy.place(knownSize), record.value(), attributes, null);
         }

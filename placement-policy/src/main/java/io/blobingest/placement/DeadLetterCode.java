@@ -23,7 +23,13 @@ public enum DeadLetterCode {
      * Key, headers and (Inline) value together cannot fit one descriptor record under the
      * descriptor producer's {@code max.request.size}: checked last, before the blob is placed.
      */
-    DESCRIPTOR_TOO_LARGE("descriptor-too-large");
+    DESCRIPTOR_TOO_LARGE("descriptor-too-large"),
+    /**
+     * A header that {@code sink.lance.columns} maps to a typed column does not parse as its type.
+     * Checked after {@code too-large}, before any fetch. Last among the constants (not in check
+     * order) so that an older checkpoint's ordinals keep their meaning.
+     */
+    BAD_HEADER("bad-header");
 
     private final String wireName;
 

@@ -119,7 +119,8 @@ class BlobRecordClassifierTest {
                                         header("blob.mode", "reference")),
                                 "in",
                                 0,
-                                0),
+                                0,
+                                null),
                         DeadLetterCode.BAD_URI,
                         "blob.uri is not valid UTF-8"),
                 refused(
@@ -407,7 +408,7 @@ class BlobRecordClassifierTest {
     @Test
     void forcedIngestFetchesAReferenceModeBlobButStillChecksTheMode() {
         BlobRecordClassifier forcing =
-                new BlobRecordClassifier(new PlacementPolicy(10, 100, 1000), List.of(ALLOWED), MAX, true);
+                new BlobRecordClassifier(new PlacementPolicy(10, 100, 1000), List.of(ALLOWED), MAX, true, List.of());
 
         ClassifiedRecord classified = forcing.classify(input(
                 null,
@@ -548,11 +549,47 @@ class BlobRecordClassifierTest {
         for (int i = 0; i < headerPairs.length; i += 2) {
             headers.add(header(headerPairs[i], headerPairs[i + 1]));
         }
-        return new BlobRecord("key".getBytes(UTF_8), value, headers, "in", 0, 0);
+        return new BlobRecord("key".getBytes(UTF_8), value, headers, "in", 0, 0, null);
     }
 
     private static Attribute header(String name, String value) {
         return new Attribute(name, value == null ? null : value.getBytes(UTF_8));
+    }
+
+    @Test
+    void aMappedHeaderThatDoesNotParseAsItsTypeIsABadHeaderDeadLetterAndAMissingOneIsFine() {
+        BlobRecordClassifier typed = new BlobRecordClassifier(
+                new PlacementPolicy(10, 100, 1000),
+                List.of(ALLOWED),
+                MAX,
+                false,
+                HeaderColumn.parseAll("robot_id:string=robot.id, seq:int64=frame.seq"));
+
+        ClassifiedRecord bad = typed.classify(input(bytes(3), "robot.id", "r7", "frame.seq", "12", "frame.seq", "x"));
+        ClassifiedRecord missing = typed.classify(input(bytes(3), "camera", "front"));
+        ClassifiedRecord good = typed.classify(input(bytes(3), "robot.id", "r7", "frame.seq", "12"));
+
+        assertThat(bad).isInstanceOfSatisfying(DeadLetter.class, deadLetter -> {
+            assertThat(deadLetter.code()).isEqualTo(DeadLetterCode.BAD_HEADER);
+            assertThat(deadLetter.code().wireName()).isEqualTo("bad-header");
+            assertThat(deadLetter.detail())
+                    .as("the last frame.seq counts")
+                    .isEqualTo("header frame.seq (column seq, int64): expected a decimal int64, found 'x'");
+        });
+        assertThat(missing).isInstanceOf(PlacedBlob.class);
+        assertThat(good).isInstanceOf(PlacedBlob.class);
+    }
+
+    @Test
+    void tooLargeComesBeforeBadHeader() {
+        BlobRecordClassifier typed = new BlobRecordClassifier(
+                new PlacementPolicy(10, 100, 1000), List.of(ALLOWED), MAX, false, HeaderColumn.parseAll("n:int32=n"));
+
+        ClassifiedRecord both = typed.classify(input(bytes((int) MAX + 1), "n", "many"));
+
+        assertThat(both)
+                .isInstanceOfSatisfying(
+                        DeadLetter.class, d -> assertThat(d.code()).isEqualTo(DeadLetterCode.TOO_LARGE));
     }
 
     @Test

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class PlacedBlobTest {
 
-    private static final BlobRecord RECORD = new BlobRecord(null, null, List.of(), "in", 0, 0);
+    private static final BlobRecord RECORD = new BlobRecord(null, null, List.of(), "in", 0, 0, null);
     private static final ExternalBytes SOURCE = new ExternalBytes("file:///data/x", 3, 1000);
 
     @Test

@@ -2,8 +2,10 @@ package io.blobingest.lance;
 
 import io.blobingest.lance.internal.LanceCommitter;
 import io.blobingest.lance.internal.LanceFragmentWriter;
+import io.blobingest.lance.internal.LanceRowSchema;
 import io.blobingest.lance.internal.LanceSettings;
 import io.blobingest.objectlayer.DescriptorRow;
+import io.blobingest.placement.HeaderColumn;
 import io.blobingest.sink.DescriptorOutput;
 import io.blobingest.sink.EarlierCommittedRows;
 import io.blobingest.sink.RawPackSinkOptions;
@@ -67,7 +69,14 @@ public final class LanceDescriptorOutput implements DescriptorOutput {
         }
         SecretSettings.requireMaskable(config, LanceOutputOptions.STORAGE_OPTIONS);
         storageOptions.putAll(config.get(LanceOutputOptions.STORAGE_OPTIONS));
-        return new LanceDescriptorOutput(new LanceSettings(datasetUri, blobBase, storageOptions));
+        List<HeaderColumn> columns;
+        try {
+            columns = HeaderColumn.parseAll(config.get(LanceOutputOptions.COLUMNS));
+            LanceRowSchema.schema(columns);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(LanceOutputOptions.COLUMNS.key() + ": " + e.getMessage(), e);
+        }
+        return new LanceDescriptorOutput(new LanceSettings(datasetUri, blobBase, storageOptions, columns));
     }
 
     /**

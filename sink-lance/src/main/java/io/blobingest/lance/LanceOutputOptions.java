@@ -13,6 +13,9 @@ public final class LanceOutputOptions {
     /** Defined beside the output SPI, where a job without this module still finds it. */
     public static final ConfigOption<String> DATASET_URI = DescriptorOutputOptions.LANCE_DATASET_URI;
 
+    /** Defined beside the output SPI too: the job checks the mapped headers before placement. */
+    public static final ConfigOption<String> COLUMNS = DescriptorOutputOptions.LANCE_COLUMNS;
+
     public static final ConfigOption<Map<String, String>> STORAGE_OPTIONS = ConfigOptions.key(
                     "sink.lance.storage-options")
             .mapType()

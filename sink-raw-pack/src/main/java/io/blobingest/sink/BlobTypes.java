@@ -48,6 +48,8 @@ public final class BlobTypes {
                     "partition",
                     Types.INT,
                     "offset",
+                    Types.LONG,
+                    "timestamp",
                     Types.LONG));
 
     public static final TypeInformation<BlobDescriptor> BLOB_DESCRIPTOR = Types.POJO(
@@ -108,6 +110,7 @@ public final class BlobTypes {
                     "sourceTopic", Types.STRING,
                     "sourcePartition", Types.INT,
                     "sourceOffset", Types.LONG,
+                    "sourceTimestamp", Types.LONG,
                     "blob", BLOB_DESCRIPTOR,
                     "blobSet", Types.STRING,
                     "inlineData", BYTES,

@@ -16,6 +16,7 @@ public final class DescriptorRows {
         assertThat(actual.sourceTopic()).as(where + " topic").isEqualTo(expected.sourceTopic());
         assertThat(actual.sourcePartition()).as(where + " partition").isEqualTo(expected.sourcePartition());
         assertThat(actual.sourceOffset()).as(where + " offset").isEqualTo(expected.sourceOffset());
+        assertThat(actual.sourceTimestamp()).as(where + " timestamp").isEqualTo(expected.sourceTimestamp());
         assertThat(actual.blob()).as(where + " descriptor").isEqualTo(expected.blob());
         assertThat(actual.blobSet()).as(where + " blob set").isEqualTo(expected.blobSet());
         assertThat(actual.inlineData()).as(where + " inline data").isEqualTo(expected.inlineData());

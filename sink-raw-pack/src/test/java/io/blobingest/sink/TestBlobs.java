@@ -108,7 +108,7 @@ public final class TestBlobs {
             headers.add(new Attribute("blob.uri", external(i).blobUri().getBytes(StandardCharsets.UTF_8)));
             headers.add(new Attribute("blob.mode", "reference".getBytes(StandardCharsets.UTF_8)));
         }
-        BlobRecord record = new BlobRecord(key(i), bytes, headers, TOPIC, partition(i), i);
+        BlobRecord record = new BlobRecord(key(i), bytes, headers, TOPIC, partition(i), i, null);
         return new PlacedBlob(
                 record, placement, bytes, attributes(i), placement == Placement.EXTERNAL ? external(i) : null);
     }

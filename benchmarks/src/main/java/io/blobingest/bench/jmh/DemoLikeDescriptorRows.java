@@ -58,7 +58,8 @@ final class DemoLikeDescriptorRows {
                 attribute("stream", stream),
                 attribute("seq", Integer.toString(index)),
                 attribute("captured-at", START.plusMillis(10L * index).toString()));
-        return new DescriptorRow(key, SOURCE_TOPIC, index % 3, index, blob, blobSet, inlineData, crc32c, attributes);
+        return new DescriptorRow(
+                key, SOURCE_TOPIC, index % 3, index, null, blob, blobSet, inlineData, crc32c, attributes);
     }
 
     private static Attribute attribute(String name, String value) {

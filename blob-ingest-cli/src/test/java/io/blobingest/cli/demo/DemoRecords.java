@@ -119,7 +119,7 @@ final class DemoRecords {
         for (Header header : record.headers()) {
             headers.add(new DescriptorRow.Attribute(header.key(), header.value()));
         }
-        return new BlobRecord(record.key(), record.value(), headers, INPUT_TOPIC, record.partition(), index);
+        return new BlobRecord(record.key(), record.value(), headers, INPUT_TOPIC, record.partition(), index, null);
     }
 
     /** A copy of {@code record} at another offset of the topic, as a second delivery would be. */
@@ -146,6 +146,7 @@ final class DemoRecords {
                 input.topic(),
                 input.partition(),
                 input.offset(),
+                null,
                 descriptor,
                 owned ? BLOB_SET : null,
                 descriptor.kind() == BlobKind.INLINE ? bytes : null,

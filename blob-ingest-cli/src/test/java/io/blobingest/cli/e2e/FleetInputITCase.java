@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -122,16 +121,8 @@ class FleetInputITCase {
         }
         KAFKA.createTopic("site-descriptors", 1);
         KAFKA.createTopic("site-dead-letters", 1);
-        // Inputs 0..199 a minute before the start, 200..399 from the start on; recent, so no retention removes them.
-        long start = System.currentTimeMillis() - Duration.ofMinutes(30).toMillis();
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        for (int i = 0; i < workload.count(); i++) {
-            ProducerRecord<byte[], byte[]> record = workload.record(topics.get(i % 2), PARTITIONS, i);
-            long timestamp = i < 200 ? start - 60_000 + i : start + i - 200;
-            records.add(new ProducerRecord<>(
-                    record.topic(), record.partition(), timestamp, record.key(), record.value(), record.headers()));
-        }
-        KAFKA.send(records);
+        workload.send(KAFKA, i -> topics.get(i % 2), PARTITIONS, 0, workload.count());
+        long start = workload.timestamp(200);
         Path base = dir.resolve("base");
 
         RunResult run = TestEnvironment.runArguments(

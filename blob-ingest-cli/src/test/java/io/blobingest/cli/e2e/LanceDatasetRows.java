@@ -17,6 +17,7 @@ import java.util.stream.LongStream;
 import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -37,7 +38,7 @@ import org.lance.Version;
 final class LanceDatasetRows {
 
     /** One row; {@code crc32c} null where the dataset holds none (an External reference). */
-    record Row(byte[] key, Long crc32c, Map<String, String> attributes, byte[] blob) {
+    record Row(byte[] key, Long crc32c, Long timestamp, Map<String, String> attributes, byte[] blob) {
 
         /** The value of attribute {@code name}, which the row must have. */
         String attribute(String name) {
@@ -69,7 +70,7 @@ final class LanceDatasetRows {
     /**
      * Exactly one row per input in {@code placed} and no other row; each row's blob, read with
      * {@code takeBlobs}, is the input's bytes, with its key, and its crc32c unless it is an
-     * External reference (which has none).
+     * External reference (which has none), and its Kafka timestamp where the workload sets one.
      */
     static void assertOneRowPerInput(
             PipelineOutput.Inputs workload, Set<Integer> placed, String uri, Map<String, String> storageOptions)
@@ -91,6 +92,9 @@ final class LanceDatasetRows {
             assertThat(row.crc32c())
                     .as("crc32c of input %d", seq)
                     .isEqualTo(workload.kind(seq) == BlobKind.EXTERNAL ? null : crc.getValue());
+            if (workload.timestamp(seq) != null) {
+                assertThat(row.timestamp()).as("timestamp of input %d", seq).isEqualTo(workload.timestamp(seq));
+            }
         });
     }
 
@@ -111,16 +115,18 @@ final class LanceDatasetRows {
             if (indices.isEmpty()) {
                 return rows;
             }
-            try (ArrowReader reader = dataset.take(indices, List.of("key", "crc32c", "attributes"))) {
+            try (ArrowReader reader = dataset.take(indices, List.of("key", "crc32c", "timestamp", "attributes"))) {
                 while (reader.loadNextBatch()) {
                     VectorSchemaRoot root = reader.getVectorSchemaRoot();
                     VarBinaryVector key = (VarBinaryVector) root.getVector("key");
                     UInt4Vector crc = (UInt4Vector) root.getVector("crc32c");
+                    TimeStampMilliVector timestamp = (TimeStampMilliVector) root.getVector("timestamp");
                     ListVector attributes = (ListVector) root.getVector("attributes");
                     for (int row = 0; row < root.getRowCount(); row++) {
                         rows.add(new Row(
                                 key.isNull(row) ? null : key.get(row),
                                 crc.isNull(row) ? null : Integer.toUnsignedLong(crc.get(row)),
+                                timestamp.isNull(row) ? null : timestamp.get(row),
                                 attributes(attributes, row),
                                 readBlob(dataset, rows.size())));
                     }

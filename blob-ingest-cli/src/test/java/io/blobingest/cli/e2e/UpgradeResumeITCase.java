@@ -6,6 +6,7 @@ import io.blobingest.cli.e2e.TestEnvironment.RunResult;
 import io.blobingest.job.launch.RetainedCheckpoints;
 import io.blobingest.job.testing.PipelineOutput;
 import io.blobingest.job.testing.TestWorkload;
+import io.blobingest.objectlayer.BlobKind;
 import io.blobingest.sink.StoredBlobs;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.net.URI;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,14 +100,16 @@ class UpgradeResumeITCase {
                     .isTrue();
 
             Set<Integer> upgraded = IntStream.range(0, BEFORE_UPGRADE).boxed().collect(Collectors.toSet());
-            PipelineOutput.read(KAFKA, "descriptors", base).assertExactlyOnceAndByteExact(WORKLOAD, upgraded);
+            PipelineOutput.read(KAFKA, "descriptors", base)
+                    .assertExactlyOnceAndByteExact(timestampsCheckedFrom(BEFORE_UPGRADE), upgraded);
 
             // The next start of the same command, as an operator's routine restart, goes on from there.
             WORKLOAD.send(KAFKA, "blobs", PARTITIONS, BEFORE_UPGRADE, WORKLOAD.count());
             RunResult next = TestEnvironment.runCli(bounded.toArray(String[]::new));
             assertThat(next.exitCode()).as(next.output()).isZero();
             Set<Integer> all = IntStream.range(0, WORKLOAD.count()).boxed().collect(Collectors.toSet());
-            PipelineOutput.read(KAFKA, "descriptors", base).assertExactlyOnceAndByteExact(WORKLOAD, all);
+            PipelineOutput.read(KAFKA, "descriptors", base)
+                    .assertExactlyOnceAndByteExact(timestampsCheckedFrom(BEFORE_UPGRADE), all);
             assertThat(KAFKA.drainCommitted("dead-letters")).as("dead letters").isEmpty();
             StoredBlobs stored = new StoredBlobs(base);
             stored.assertOnlyCommittedFilesAreVisible(stored.committedManifests());
@@ -115,5 +119,38 @@ class UpgradeResumeITCase {
         } finally {
             ChildProcess.destroyAll(old);
         }
+    }
+
+    /**
+     * The workload, its Kafka timestamps checked from input {@code first} on: the previous release
+     * wrote none, and rows it had placed come back from its state without one.
+     */
+    private static PipelineOutput.Inputs timestampsCheckedFrom(int first) {
+        return new PipelineOutput.Inputs() {
+            @Override
+            public byte[] bytes(int index) {
+                return WORKLOAD.bytes(index);
+            }
+
+            @Override
+            public byte[] key(int index) {
+                return WORKLOAD.key(index);
+            }
+
+            @Override
+            public List<Header> headers(int index) {
+                return WORKLOAD.headers(index);
+            }
+
+            @Override
+            public BlobKind kind(int index) {
+                return WORKLOAD.kind(index);
+            }
+
+            @Override
+            public Long timestamp(int index) {
+                return index >= first ? WORKLOAD.timestamp(index) : null;
+            }
+        };
     }
 }

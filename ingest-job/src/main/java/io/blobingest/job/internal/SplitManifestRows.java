@@ -95,7 +95,13 @@ public final class SplitManifestRows extends ProcessFunction<ManifestRow, BlobRe
         headers.add(new Attribute(BlobHeaders.POSITION, BlobHeaders.unsignedDecimal(blob.position())));
         headers.add(new Attribute(BlobHeaders.SIZE, BlobHeaders.unsignedDecimal(blob.size())));
         return new BlobRecord(
-                row.key(), new byte[0], headers, row.sourceTopic(), row.sourcePartition(), row.sourceOffset());
+                row.key(),
+                new byte[0],
+                headers,
+                row.sourceTopic(),
+                row.sourcePartition(),
+                row.sourceOffset(),
+                row.sourceTimestamp());
     }
 
     /**
@@ -110,7 +116,13 @@ public final class SplitManifestRows extends ProcessFunction<ManifestRow, BlobRe
             headers.add(new Attribute(header.key(), header.value()));
         }
         return new BlobRecord(
-                record.key(), record.value(), headers, row.sourceTopic(), row.sourcePartition(), row.sourceOffset());
+                record.key(),
+                record.value(),
+                headers,
+                row.sourceTopic(),
+                row.sourcePartition(),
+                row.sourceOffset(),
+                row.sourceTimestamp());
     }
 
     @Override

@@ -300,11 +300,11 @@ class ExternalBlobFetcherTest {
     }
 
     private static BlobRecord record() {
-        return new BlobRecord(null, null, List.of(), "in", 0, 7);
+        return new BlobRecord(null, null, List.of(), "in", 0, 7, null);
     }
 
     private Either<PlacedBlob, DeadLetter> fetch(URI location, long position, long size) {
-        BlobRecord record = new BlobRecord(null, null, List.of(), "in", 0, 7);
+        BlobRecord record = new BlobRecord(null, null, List.of(), "in", 0, 7, null);
         return fetcher.fetch(
                 new ExternalFetch(record, location.toString(), position, size, ATTRIBUTES),
                 (nextTry, wait, failure) -> retries.add(nextTry));

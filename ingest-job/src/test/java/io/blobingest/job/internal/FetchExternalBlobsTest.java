@@ -683,7 +683,11 @@ class FetchExternalBlobsTest {
     private static PlacedBlob carried(long offset) {
         byte[] value = {9};
         return new PlacedBlob(
-                new BlobRecord(null, value, List.of(), "in", 0, offset), Placement.INLINE, value, List.of(), null);
+                new BlobRecord(null, value, List.of(), "in", 0, offset, null),
+                Placement.INLINE,
+                value,
+                List.of(),
+                null);
     }
 
     private static ExternalFetch fetch(long offset, String location) {
@@ -697,7 +701,8 @@ class FetchExternalBlobsTest {
                 List.of(new Attribute(BlobHeaders.URI, uri.getBytes(StandardCharsets.UTF_8))),
                 "in",
                 0,
-                offset);
+                offset,
+                null);
     }
 
     /** Every log line of this project's classes while open, as text. */
@@ -731,7 +736,7 @@ class FetchExternalBlobsTest {
     }
 
     private static BlobRecord record(long offset) {
-        return new BlobRecord(null, null, List.of(), "in", 0, offset);
+        return new BlobRecord(null, null, List.of(), "in", 0, offset, null);
     }
 
     /** Keeps every input in Flink's async operator, as a slow fetch would. */

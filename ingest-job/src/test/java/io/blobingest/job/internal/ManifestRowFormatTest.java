@@ -97,6 +97,7 @@ class ManifestRowFormatTest {
                     "blobs",
                     i % 3,
                     i,
+                    null,
                     BlobDescriptor.external("file:///data/" + i + ".bin", 0, 0),
                     null,
                     null,

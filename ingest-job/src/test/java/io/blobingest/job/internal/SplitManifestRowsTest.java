@@ -32,6 +32,7 @@ class SplitManifestRowsTest {
                 "robots",
                 3,
                 77,
+                null,
                 BlobDescriptor.external("s3://raw/clip.bin", 10, 20),
                 null,
                 null,
@@ -54,7 +55,16 @@ class SplitManifestRowsTest {
     @Test
     void theClassifierFetchesTheReEnteredRecordInIngestModeKeepingTheAttributes() {
         DescriptorRow row = new DescriptorRow(
-                null, "robots", 0, 1, BlobDescriptor.external("s3://raw/clip.bin", 0, 0), null, null, null, ATTRIBUTES);
+                null,
+                "robots",
+                0,
+                1,
+                null,
+                BlobDescriptor.external("s3://raw/clip.bin", 0, 0),
+                null,
+                null,
+                null,
+                ATTRIBUTES);
         BlobRecordClassifier classifier =
                 new BlobRecordClassifier(new PlacementPolicy(10, 100, 1000), List.of("s3://raw/"), 1000);
 
@@ -70,8 +80,8 @@ class SplitManifestRowsTest {
 
     @Test
     void onlyAnExternalRowReEnters() {
-        DescriptorRow inline =
-                new DescriptorRow(null, "robots", 0, 1, BlobDescriptor.inline(1), null, new byte[1], 0L, List.of());
+        DescriptorRow inline = new DescriptorRow(
+                null, "robots", 0, 1, null, BlobDescriptor.inline(1), null, new byte[1], 0L, List.of());
 
         assertThatThrownBy(() -> SplitManifestRows.asInputRecord(inline))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -82,9 +92,18 @@ class SplitManifestRowsTest {
     void aRowTooLargeToPassThroughIsDeadLetteredAsItsDescriptorRecordAndTheOthersPassOn() throws Exception {
         byte[] bytes = new byte[2000];
         DescriptorRow large = new DescriptorRow(
-                "k".getBytes(UTF_8), "robots", 2, 40, BlobDescriptor.inline(bytes.length), null, bytes, 7L, ATTRIBUTES);
+                "k".getBytes(UTF_8),
+                "robots",
+                2,
+                40,
+                null,
+                BlobDescriptor.inline(bytes.length),
+                null,
+                bytes,
+                7L,
+                ATTRIBUTES);
         DescriptorRow small = new DescriptorRow(
-                null, "robots", 2, 41, BlobDescriptor.dedicated(1 << 20, 3), "set-1", null, 8L, ATTRIBUTES);
+                null, "robots", 2, 41, null, BlobDescriptor.dedicated(1 << 20, 3), "set-1", null, 8L, ATTRIBUTES);
         SplitManifestRows split = new SplitManifestRows(new DescriptorRecordLimit(1000));
 
         try (OneInputStreamOperatorTestHarness<ManifestRow, BlobRecord> harness =

@@ -105,6 +105,11 @@ public final class PipelineOutput {
         List<Header> headers(int index);
 
         BlobKind kind(int index);
+
+        /** The Kafka timestamp input {@code index} was sent with; null when the test leaves it to the producer. */
+        default Long timestamp(int index) {
+            return null;
+        }
     }
 
     /**
@@ -162,6 +167,15 @@ public final class PipelineOutput {
                             .containsExactlyElementsOf(attributes(workload.headers(index)));
                     assertThat(row.blob().kind()).as("kind of input %d", index).isEqualTo(expectedKind.apply(index));
                 }
+            }
+        }
+        for (DescriptorRow row :
+                Stream.concat(descriptors.stream(), manifestRows.stream()).toList()) {
+            int index = TestWorkload.indexOf(row.attributes());
+            if (workload.timestamp(index) != null) {
+                assertThat(row.sourceTimestamp())
+                        .as("timestamp of input %d", index)
+                        .isEqualTo(workload.timestamp(index));
             }
         }
     }

@@ -27,6 +27,12 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  */
 public record TestWorkload(long seed, int count, boolean duplicates) implements PipelineOutput.Inputs {
 
+    /**
+     * Input 0's Kafka timestamp: an hour before this JVM started its tests, recent enough that no
+     * retention removes the records, and past, so that no broker refuses them as from the future.
+     */
+    public static final long FIRST_TIMESTAMP = System.currentTimeMillis() / 1000 * 1000 - 3_600_000L;
+
     public static final int KIB = 1024;
     public static final int MIB = 1024 * KIB;
     private static final int[] BOUNDARY_SIZES = {
@@ -103,7 +109,14 @@ public record TestWorkload(long seed, int count, boolean duplicates) implements 
     }
 
     public ProducerRecord<byte[], byte[]> record(String topic, int partitions, int index) {
-        return new ProducerRecord<>(topic, index % partitions, key(index), bytes(index), headers(index));
+        return new ProducerRecord<>(
+                topic, index % partitions, timestamp(index), key(index), bytes(index), headers(index));
+    }
+
+    /** Input {@code index}'s Kafka timestamp: rising with the index, so that a time range selects inputs. */
+    @Override
+    public Long timestamp(int index) {
+        return FIRST_TIMESTAMP + index;
     }
 
     /** Sends records {@code from..to-1} to {@code topic}, record {@code i} to partition {@code i % partitions}. */

@@ -37,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * checkpoint already in the dataset ({@link LanceCommitHistory}) and commits only the restored
  * checkpoints above it, so a commit that succeeded just before a failure (or whose success was
  * never reported) is recognised and skipped. Checkpoints commit in order, one transaction each.
+ *
+ * <p>When it starts it also gives the dataset the columns it lacks ({@link
+ * LanceDatasets#addMissingColumns}), before any fragment of this run can be committed: fragments
+ * are written only after the first checkpoint begins (or a full buffer), and Flink starts a
+ * checkpoint only once every task, this one included, is running.
  */
 @Internal
 public final class LanceCommitter extends AbstractStreamOperator<Void> implements OneInputStreamOperator<byte[], Void> {
@@ -77,6 +82,7 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
             restored.add(SimpleVersionedSerialization.readVersionAndDeSerialize(SERIALIZER, bytes));
         }
         try (Dataset dataset = LanceDatasets.openOrCreate(settings, allocator)) {
+            LanceDatasets.addMissingColumns(dataset, settings.schema(), settings.datasetUri());
             commitRestored(dataset, restored);
         }
     }

@@ -13,6 +13,7 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 
@@ -24,6 +25,9 @@ import org.lance.FragmentMetadata;
  * as {@link #MAX_BUFFERED_ROWS} rows or {@link #MAX_BUFFERED_INLINE_BYTES} of Inline bytes are held:
  * a backfill's passed-through rows come as fast as the manifests can be read, and fragments handed
  * over before the barrier are in that checkpoint's transaction all the same.
+ *
+ * <p>Before its first fragment it checks that the dataset has the batch's columns: the committer
+ * adds missing ones when it starts, and a fragment with a column the dataset lacks would lose it.
  *
  * <p>Holds no state: rows not yet written when a failure strikes are delivered again after the
  * restore (the Raw Pack sink's committer re-emits what its restored checkpoint holds, the backfill's
@@ -48,6 +52,8 @@ public final class LanceFragmentWriter extends AbstractStreamOperator<byte[]>
     private transient BlobReferences references;
     private transient BufferAllocator allocator;
     private transient Counter rowsWritten;
+    /** Whether the dataset was seen with every column the rows are written with. */
+    private transient boolean columnsChecked;
 
     public LanceFragmentWriter(LanceSettings settings, String rowsBase) {
         this.settings = settings;
@@ -99,13 +105,19 @@ public final class LanceFragmentWriter extends AbstractStreamOperator<byte[]>
         if (rows.isEmpty()) {
             return;
         }
+        if (!columnsChecked) {
+            try (Dataset dataset = LanceDatasets.open(settings, allocator)) {
+                LanceDatasets.requireColumns(dataset, settings.schema(), settings.datasetUri());
+            }
+            columnsChecked = true;
+        }
         List<LanceBlob> blobs = new ArrayList<>(rows.size());
         for (DescriptorRow row : rows) {
             blobs.add(references.resolve(row));
         }
         references.forgetFooters();
         List<FragmentMetadata> fragments;
-        try (VectorSchemaRoot batch = LanceRowSchema.batch(allocator, rows, blobs)) {
+        try (VectorSchemaRoot batch = LanceRowSchema.batch(allocator, settings.columns(), rows, blobs)) {
             fragments = Fragment.write()
                     .datasetUri(settings.datasetUri())
                     .allocator(allocator)

@@ -1,23 +1,27 @@
 package io.blobingest.lance.internal;
 
+import io.blobingest.placement.HeaderColumn;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.lance.BasePath;
 import org.lance.WriteParams;
 
 /**
- * What the Lance output's operators need: the dataset, the blob base its references point into
- * and Lance's object store options.
+ * What the Lance output's operators need: the dataset, the blob base its references point into,
+ * Lance's object store options and the typed columns filled from headers.
  *
  * @param blobBase {@code sink.raw-pack.base-path} as a URI; registered as the dataset's external blob base
  *     so that references into it are stored relative to it
+ * @param columns {@code sink.lance.columns}
  */
 @Internal
-public record LanceSettings(String datasetUri, String blobBase, Map<String, String> storageOptions)
+public record LanceSettings(
+        String datasetUri, String blobBase, Map<String, String> storageOptions, List<HeaderColumn> columns)
         implements Serializable {
 
     /** Blob v2 needs Lance file format 2.2. */
@@ -29,13 +33,20 @@ public record LanceSettings(String datasetUri, String blobBase, Map<String, Stri
 
     public LanceSettings {
         storageOptions = Map.copyOf(new TreeMap<>(storageOptions));
+        columns = List.copyOf(columns);
+        LanceRowSchema.schema(columns);
+    }
+
+    /** The dataset's columns: its own, then the typed ones. */
+    public Schema schema() {
+        return LanceRowSchema.schema(columns);
     }
 
     /** Names the storage options without their values, which hold credentials (the S3 secret key). */
     @Override
     public String toString() {
         return "LanceSettings[datasetUri=" + datasetUri + ", blobBase=" + blobBase + ", storageOptions="
-                + storageOptions.keySet() + "]";
+                + storageOptions.keySet() + ", columns=" + columns + "]";
     }
 
     /**

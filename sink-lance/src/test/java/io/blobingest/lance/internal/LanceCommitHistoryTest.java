@@ -25,7 +25,7 @@ class LanceCommitHistoryTest {
     @Test
     void theNewestTransactionOfTheJobNamesItsLastCommittedCheckpoint() {
         LanceSettings settings = new LanceSettings(
-                dir.resolve("ds.lance").toString(), dir.toUri().toString(), Map.of());
+                dir.resolve("ds.lance").toString(), dir.toUri().toString(), Map.of(), List.of());
         try (BufferAllocator allocator = new RootAllocator();
                 Dataset dataset = LanceDatasets.openOrCreate(settings, allocator)) {
             assertThat(LanceCommitHistory.lastCommittedCheckpoint(dataset, "job-a"))
@@ -47,10 +47,10 @@ class LanceCommitHistoryTest {
     /** Commits one Inline row under {@code ids}' job and checkpoint. */
     private static void append(Dataset dataset, LanceSettings settings, BufferAllocator allocator, PendingCommit ids) {
         DescriptorRow row = new DescriptorRow(
-                null, "t", 0, ids.checkpointId(), BlobDescriptor.inline(1), null, new byte[] {7}, 0L, List.of());
+                null, "t", 0, ids.checkpointId(), null, BlobDescriptor.inline(1), null, new byte[] {7}, 0L, List.of());
         List<FragmentMetadata> fragments;
         try (VectorSchemaRoot batch =
-                LanceRowSchema.batch(allocator, List.of(row), List.of(LanceBlob.bytes(row.inlineData())))) {
+                LanceRowSchema.batch(allocator, List.of(), List.of(row), List.of(LanceBlob.bytes(row.inlineData())))) {
             fragments = Fragment.write()
                     .datasetUri(settings.datasetUri())
                     .allocator(allocator)

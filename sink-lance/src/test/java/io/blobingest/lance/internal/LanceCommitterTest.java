@@ -38,7 +38,7 @@ class LanceCommitterTest {
     void aFailedCommitFailsTheTaskAndIsCommittedOnceFromTheRestoredState() throws Exception {
         Path dataset = dir.resolve("robots.lance");
         LanceSettings settings = new LanceSettings(
-                dataset.toString(), dir.resolve("base").toUri().toString(), Map.of());
+                dataset.toString(), dir.resolve("base").toUri().toString(), Map.of(), List.of());
         List<byte[]> fragments = writeFragments(settings, 1);
 
         OperatorSubtaskState snapshot;
@@ -85,7 +85,7 @@ class LanceCommitterTest {
             for (int i = 0; i < ROWS; i++) {
                 byte[] bytes = ("packet " + i).getBytes(StandardCharsets.UTF_8);
                 writer.processElement(new StreamRecord<>(new DescriptorRow(
-                        null, "blobs", 0, i, BlobDescriptor.inline(bytes.length), null, bytes, null, List.of())));
+                        null, "blobs", 0, i, null, BlobDescriptor.inline(bytes.length), null, bytes, null, List.of())));
             }
             writer.prepareSnapshotPreBarrier(checkpointId);
             List<byte[]> fragments = new ArrayList<>();

@@ -29,7 +29,8 @@ class LanceFragmentWriterTest {
         LanceSettings settings = new LanceSettings(
                 dir.resolve("robots.lance").toString(),
                 dir.resolve("base").toUri().toString(),
-                Map.of());
+                Map.of(),
+                List.of());
         int blobSize = 1024 * 1024;
         long blobsToLimit = LanceFragmentWriter.MAX_BUFFERED_INLINE_BYTES / blobSize;
         try (BufferAllocator allocator = new RootAllocator();
@@ -55,6 +56,7 @@ class LanceFragmentWriterTest {
 
     private static DescriptorRow inlineRow(long offset, int size) {
         byte[] bytes = new byte[size];
-        return new DescriptorRow(null, "blobs", 0, offset, BlobDescriptor.inline(size), null, bytes, null, List.of());
+        return new DescriptorRow(
+                null, "blobs", 0, offset, null, BlobDescriptor.inline(size), null, bytes, null, List.of());
     }
 }

@@ -11,6 +11,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +21,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.UInt1Vector;
 import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.UInt8Vector;
@@ -38,12 +40,12 @@ import org.apache.flink.core.fs.Path;
 /**
  * Reads a descriptor manifest (spec.md section 5) back into {@link DescriptorRow}s.
  *
- * <p>Opening validates everything that is not per row: the columns (names, types, nullability,
- * order), {@code spec_version}, the {@code blob_set} name and that every {@code
- * required_features} item is known to this build. Rows are then checked against the descriptor
- * rules as they are read. Packed and Dedicated rows get the manifest's {@code blob_set}, or, in a
- * manifest that requires {@code blob_shared_object}, their own {@code blob_set} column's value when
- * it is not null.
+ * <p>Opening validates everything that is not per row: the columns it reads, found by name
+ * (types, nullability; columns it does not know are ignored), {@code spec_version}, the {@code
+ * blob_set} name and that every {@code required_features} item is known to this build. Rows are
+ * then checked against the descriptor rules as they are read. Packed and Dedicated rows get the
+ * manifest's {@code blob_set}, or, in a manifest that requires {@code blob_shared_object}, their
+ * own {@code blob_set} column's value when it is not null.
  *
  * <p>Rows are read once, in file order, one at a time ({@link #nextRow}) or all at once. Not
  * thread-safe.
@@ -191,14 +193,36 @@ public final class DescriptorManifestReader implements Closeable {
         }
     }
 
+    /**
+     * Finds the columns it reads by name (spec.md section 5): each must have its type, all but the
+     * {@linkplain DescriptorManifestSchema#OPTIONAL_COLUMNS optional} ones must be there; other
+     * columns are ignored.
+     */
     private static void checkFields(String location, List<Field> actual, List<Field> expected)
             throws ManifestFormatException {
-        for (int i = 0; i < Math.max(expected.size(), actual.size()); i++) {
-            Field want = i < expected.size() ? expected.get(i) : null;
-            Field found = i < actual.size() ? actual.get(i) : null;
-            if (want == null || !want.equals(found)) {
+        Map<String, Field> found = new HashMap<>();
+        for (Field field : actual) {
+            if (found.put(field.getName(), field) != null) {
+                throw new ManifestFormatException(location, "column " + field.getName() + " appears twice");
+            }
+        }
+        if (found.containsKey(DescriptorManifestSchema.ROW_BLOB_SET)
+                && !expected.contains(found.get(DescriptorManifestSchema.ROW_BLOB_SET))) {
+            throw new ManifestFormatException(
+                    location,
+                    "column " + DescriptorManifestSchema.ROW_BLOB_SET + " needs the required feature "
+                            + BlobFeatures.BLOB_SHARED_OBJECT);
+        }
+        for (Field want : expected) {
+            Field column = found.get(want.getName());
+            if (column == null && DescriptorManifestSchema.OPTIONAL_COLUMNS.contains(want.getName())) {
+                continue;
+            }
+            if (!want.equals(column)) {
                 throw new ManifestFormatException(
-                        location, "schema mismatch at column " + i + ": expected " + want + ", found " + found);
+                        location,
+                        "schema mismatch at column " + want.getName() + ": expected " + want + ", found "
+                                + (column == null ? "no such column" : column));
             }
         }
     }
@@ -257,6 +281,8 @@ public final class DescriptorManifestReader implements Closeable {
         private final MapVector attributes;
         private final VarCharVector attributeNames;
         private final VarBinaryVector attributeValues;
+        /** Null in a manifest written before the column existed. */
+        private final TimeStampMilliVector timestamp;
         /** The {@code blob_set} column, null unless the manifest requires {@code blob_shared_object}. */
         private final VarCharVector rowBlobSet;
 
@@ -278,7 +304,10 @@ public final class DescriptorManifestReader implements Closeable {
             StructVector entries = (StructVector) attributes.getDataVector();
             attributeNames = entries.getChild(DescriptorManifestSchema.MAP_KEY, VarCharVector.class);
             attributeValues = entries.getChild(DescriptorManifestSchema.MAP_VALUE, VarBinaryVector.class);
-            rowBlobSet = (VarCharVector) root.getVector(DescriptorManifestSchema.ROW_BLOB_SET);
+            timestamp = (TimeStampMilliVector) root.getVector(DescriptorManifestSchema.SOURCE_TIMESTAMP);
+            rowBlobSet = requiredFeatures.contains(BlobFeatures.BLOB_SHARED_OBJECT)
+                    ? (VarCharVector) root.getVector(DescriptorManifestSchema.ROW_BLOB_SET)
+                    : null;
         }
 
         DescriptorRow row(int i, long rowIndex) throws ManifestFormatException {
@@ -309,6 +338,7 @@ public final class DescriptorManifestReader implements Closeable {
                         utf8(topic.get(i)),
                         partition.get(i),
                         offset.get(i),
+                        timestamp == null || timestamp.isNull(i) ? null : timestamp.get(i),
                         descriptor,
                         sidecarBlobSet(i, ownsSidecar),
                         inlineData.isNull(i) ? null : inlineData.get(i),

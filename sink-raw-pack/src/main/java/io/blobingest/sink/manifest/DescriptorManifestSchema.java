@@ -4,8 +4,10 @@ import io.blobingest.objectlayer.BlobFeatures;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -25,11 +27,15 @@ import org.apache.flink.annotation.PublicEvolving;
  * inline_data       large_binary                                        set iff kind = Inline
  * crc32c            uint32                                              null for External reference
  * attributes        map&lt;utf8, binary&gt;                                  (values nullable)
+ * source_timestamp  timestamp[ms]                                       nullable: the input's Kafka
+ *                                                                       timestamp, UTC
  * </pre>
  *
  * Schema metadata: {@code blob_set}, {@code required_features} (comma-separated, sorted, empty if
  * none) and {@code spec_version} = "1". The {@code attributes} column itself is non-null: a row
- * without passed-through headers has an empty map.
+ * without passed-through headers has an empty map. Readers find columns by name and ignore those
+ * they do not know; {@code source_timestamp} is absent from manifests written before it existed
+ * ({@link #OPTIONAL_COLUMNS}).
  *
  * <p>A manifest with a row that shares an object of another blob set (exact sharing) has one more
  * column, last, and requires {@code blob_shared_object} ({@link #SHARED_FIELDS}):
@@ -62,6 +68,7 @@ public final class DescriptorManifestSchema {
     public static final String INLINE_DATA = "inline_data";
     public static final String CRC32C = "crc32c";
     public static final String ATTRIBUTES = "attributes";
+    public static final String SOURCE_TIMESTAMP = "source_timestamp";
     public static final String ROW_BLOB_SET = "blob_set";
     /** Arrow's names for a map's entry struct and its two children. */
     public static final String MAP_ENTRIES = "entries";
@@ -98,7 +105,11 @@ public final class DescriptorManifestSchema {
                             FieldType.notNullable(ArrowType.Struct.INSTANCE),
                             List.of(
                                     notNull(MAP_KEY, ArrowType.Utf8.INSTANCE),
-                                    nullable(MAP_VALUE, ArrowType.Binary.INSTANCE))))));
+                                    nullable(MAP_VALUE, ArrowType.Binary.INSTANCE))))),
+            nullable(SOURCE_TIMESTAMP, new ArrowType.Timestamp(TimeUnit.MILLISECOND, null)));
+
+    /** Columns of {@link #FIELDS} a manifest may lack: it was written before they were added. */
+    public static final Set<String> OPTIONAL_COLUMNS = Set.of(SOURCE_TIMESTAMP);
 
     /** The columns of a manifest that requires {@code blob_shared_object}, in order. */
     public static final List<Field> SHARED_FIELDS = Stream.concat(

@@ -19,6 +19,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.UInt1Vector;
 import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.UInt8Vector;
@@ -114,6 +115,8 @@ public final class DescriptorManifestWriter {
         StructVector entries = (StructVector) attributes.getDataVector();
         VarCharVector attributeNames = entries.getChild(DescriptorManifestSchema.MAP_KEY, VarCharVector.class);
         VarBinaryVector attributeValues = entries.getChild(DescriptorManifestSchema.MAP_VALUE, VarBinaryVector.class);
+        TimeStampMilliVector timestamp =
+                (TimeStampMilliVector) root.getVector(DescriptorManifestSchema.SOURCE_TIMESTAMP);
         VarCharVector rowBlobSet = (VarCharVector) root.getVector(DescriptorManifestSchema.ROW_BLOB_SET);
 
         for (int i = 0; i < batch.size(); i++) {
@@ -158,6 +161,11 @@ public final class DescriptorManifestWriter {
                 entry++;
             }
             attributes.endValue(i, row.attributes().size());
+            if (row.sourceTimestamp() == null) {
+                timestamp.setNull(i);
+            } else {
+                timestamp.setSafe(i, row.sourceTimestamp());
+            }
             if (rowBlobSet != null) {
                 if (row.blobSet() == null || row.blobSet().equals(blobSet)) {
                     rowBlobSet.setNull(i);

@@ -14,12 +14,18 @@ import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -93,7 +99,8 @@ class DescriptorManifestWriterReaderTest {
                             "blob",
                             "inline_data",
                             "crc32c",
-                            "attributes");
+                            "attributes",
+                            "source_timestamp");
             Field blob = schema.findField("blob");
             assertThat(blob.isNullable()).isFalse();
             assertThat(blob.getChildren())
@@ -213,7 +220,7 @@ class DescriptorManifestWriterReaderTest {
                 Map.of("blob_set", SET, "required_features", "", "spec_version", "1"));
         assertThatThrownBy(() -> open(file))
                 .isInstanceOf(ManifestFormatException.class)
-                .hasMessageContaining("mem.arrow: schema mismatch at column 8");
+                .hasMessageContaining("mem.arrow: column blob_set needs the required feature blob_shared_object");
     }
 
     @Test
@@ -243,8 +250,76 @@ class DescriptorManifestWriterReaderTest {
         byte[] file = arrowFile(fields, Map.of("blob_set", SET, "required_features", "", "spec_version", "1"));
         assertThatThrownBy(() -> open(file))
                 .isInstanceOf(ManifestFormatException.class)
-                .hasMessageContaining("schema mismatch at column 6")
+                .hasMessageContaining("schema mismatch at column crc32c")
                 .hasMessageContaining("crc32c: Int(64, false)");
+    }
+
+    @Test
+    void rowsKeepTheirInputsKafkaTimestamps() throws IOException {
+        List<DescriptorRow> rows = List.of(
+                stamped(row(null, BlobDescriptor.inline(1), null, new byte[1], 1L, List.of()), 1_765_000_000_123L),
+                row(null, BlobDescriptor.inline(1), null, new byte[1], 1L, List.of()));
+
+        try (DescriptorManifestReader reader = open(write(SET, rows))) {
+            assertThat(reader.readAll())
+                    .extracting(DescriptorRow::sourceTimestamp)
+                    .containsExactly(1_765_000_000_123L, null);
+        }
+        assertThat(DescriptorManifestSchema.FIELDS
+                        .get(DescriptorManifestSchema.FIELDS.size() - 1)
+                        .getType())
+                .isEqualTo(new ArrowType.Timestamp(TimeUnit.MILLISECOND, null));
+    }
+
+    @Test
+    void aManifestWrittenBeforeSourceTimestampExistedReadsWithoutTimestamps() throws IOException {
+        List<DescriptorRow> rows = List.of(
+                row(bytes("k"), BlobDescriptor.inline(2), null, bytes("ab"), 7L, List.of(new Attribute("h", null))),
+                row(null, BlobDescriptor.dedicated(10, 1), SET, null, 8L, List.of()));
+        byte[] stamped = write(SET, List.of(stamped(rows.get(0), 5L), stamped(rows.get(1), 6L)));
+
+        byte[] older = rewritten(stamped, columns -> {
+            columns.removeIf(c -> c.getName().equals(DescriptorManifestSchema.SOURCE_TIMESTAMP));
+            return columns;
+        });
+
+        try (DescriptorManifestReader reader = open(older)) {
+            assertSameRows(reader.readAll(), rows);
+        }
+    }
+
+    @Test
+    void columnsAreFoundByNameInAnyOrderAndUnknownColumnsAreIgnored() throws IOException {
+        List<DescriptorRow> rows = List.of(
+                stamped(row(bytes("k"), BlobDescriptor.inline(2), null, bytes("ab"), 7L, List.of()), 9L),
+                row(null, BlobDescriptor.external("s3://b/o", 0, 3), null, null, null, List.of()));
+
+        try (BufferAllocator allocator = new RootAllocator();
+                VarCharVector note = new VarCharVector("operator_note", allocator)) {
+            note.allocateNew();
+            note.setSafe(0, bytes("checked"));
+            note.setNull(1);
+            note.setValueCount(2);
+            byte[] reordered = rewritten(write(SET, rows), columns -> {
+                Collections.reverse(columns);
+                columns.add(2, note);
+                return columns;
+            });
+
+            try (DescriptorManifestReader reader = open(reordered)) {
+                assertSameRows(reader.readAll(), rows);
+            }
+        }
+    }
+
+    @Test
+    void aColumnThatAppearsTwiceIsRefused() throws IOException {
+        List<Field> fields = new ArrayList<>(DescriptorManifestSchema.FIELDS);
+        fields.add(fields.get(0));
+        byte[] file = arrowFile(fields, Map.of("blob_set", SET, "required_features", "", "spec_version", "1"));
+        assertThatThrownBy(() -> open(file))
+                .isInstanceOf(ManifestFormatException.class)
+                .hasMessage("mem.arrow: column key appears twice");
     }
 
     @Test
@@ -266,7 +341,43 @@ class DescriptorManifestWriterReaderTest {
 
     private static DescriptorRow row(
             byte[] key, BlobDescriptor blob, String blobSet, byte[] inline, Long crc, List<Attribute> attributes) {
-        return new DescriptorRow(key, "t", 1, 42, blob, blobSet, inline, crc, attributes);
+        return new DescriptorRow(key, "t", 1, 42, null, blob, blobSet, inline, crc, attributes);
+    }
+
+    private static DescriptorRow stamped(DescriptorRow row, long timestamp) {
+        return new DescriptorRow(
+                row.key(),
+                row.sourceTopic(),
+                row.sourcePartition(),
+                row.sourceOffset(),
+                timestamp,
+                row.blob(),
+                row.blobSet(),
+                row.inlineData(),
+                row.crc32c(),
+                row.attributes());
+    }
+
+    /** {@code manifest}'s one batch written again with the columns {@code edit} returns, same metadata. */
+    private static byte[] rewritten(byte[] manifest, UnaryOperator<List<FieldVector>> edit) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (BufferAllocator allocator = new RootAllocator();
+                ArrowFileReader in =
+                        new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(manifest), allocator)) {
+            VectorSchemaRoot source = in.getVectorSchemaRoot();
+            assertThat(in.loadNextBatch()).isTrue();
+            List<FieldVector> columns = edit.apply(new ArrayList<>(source.getFieldVectors()));
+            Schema schema = new Schema(
+                    columns.stream().map(FieldVector::getField).toList(),
+                    source.getSchema().getCustomMetadata());
+            VectorSchemaRoot root = new VectorSchemaRoot(schema, columns, source.getRowCount());
+            try (ArrowFileWriter writer = new ArrowFileWriter(root, null, Channels.newChannel(out))) {
+                writer.start();
+                writer.writeBatch();
+                writer.end();
+            }
+        }
+        return out.toByteArray();
     }
 
     private static byte[] write(String blobSet, List<DescriptorRow> rows) throws IOException {

@@ -24,13 +24,17 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *
  * <p>VERSION_2: as VERSION_1, but the pack state also holds the entries' SHA-256s when the pack
  * records them ({@link CodecV2}). VERSION_1 bytes read as a pack that records none.
+ *
+ * <p>VERSION_3: as VERSION_2, but each row also holds its input's Kafka timestamp ({@link
+ * CodecV3}). Rows of older versions read without one.
  */
 @Internal
 public final class BlobSetWriterStateSerializer implements SimpleVersionedSerializer<BlobSetWriterState> {
 
     public static final int VERSION_1 = 1;
     public static final int VERSION_2 = 2;
-    public static final int CURRENT_VERSION = VERSION_2;
+    public static final int VERSION_3 = 3;
+    public static final int CURRENT_VERSION = VERSION_3;
 
     private final SimpleVersionedSerializer<CommitRecoverable> commitRecoverables;
     private final SimpleVersionedSerializer<ResumeRecoverable> resumeRecoverables;
@@ -63,7 +67,7 @@ public final class BlobSetWriterStateSerializer implements SimpleVersionedSerial
         }
         out.writeInt(state.rows().size());
         for (DescriptorRow row : state.rows()) {
-            CodecV1.writeRow(out, row);
+            CodecV3.writeRow(out, row);
         }
         return out.getCopyOfBuffer();
     }
@@ -73,9 +77,10 @@ public final class BlobSetWriterStateSerializer implements SimpleVersionedSerial
         return switch (version) {
             case VERSION_1 -> read(VERSION_1, new DataInputDeserializer(serialized));
             case VERSION_2 -> read(VERSION_2, new DataInputDeserializer(serialized));
+            case VERSION_3 -> read(VERSION_3, new DataInputDeserializer(serialized));
             default ->
-                throw new IOException("unknown blob set writer state version: expected " + VERSION_1 + " or "
-                        + VERSION_2 + ", found " + version);
+                throw new IOException("unknown blob set writer state version: expected " + VERSION_1 + ", " + VERSION_2
+                        + " or " + VERSION_3 + ", found " + version);
         };
     }
 
@@ -95,7 +100,7 @@ public final class BlobSetWriterStateSerializer implements SimpleVersionedSerial
         int rowCount = CodecV1.readLength(in, "row list");
         List<DescriptorRow> rows = new ArrayList<>(Math.min(rowCount, 4096));
         for (int i = 0; i < rowCount; i++) {
-            rows.add(CodecV1.readRow(in));
+            rows.add(version == VERSION_3 ? CodecV3.readRow(in) : CodecV1.readRow(in));
         }
         if (in.available() != 0) {
             throw new IOException("writer state of blob set '" + blobSet + "' has " + in.available()

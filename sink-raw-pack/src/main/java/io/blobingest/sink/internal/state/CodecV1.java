@@ -184,6 +184,6 @@ public final class CodecV1 {
         for (int i = 0; i < attributeCount; i++) {
             attributes.add(new DescriptorRow.Attribute(readString(in), readNullableBytes(in)));
         }
-        return new DescriptorRow(key, topic, partition, offset, blob, blobSet, inlineData, crc32c, attributes);
+        return new DescriptorRow(key, topic, partition, offset, null, blob, blobSet, inlineData, crc32c, attributes);
     }
 }

@@ -81,7 +81,13 @@ public final class PlacedBlobSerializer extends TypeSerializer<PlacedBlob> {
     private static PlacedBlob withRecordValue(PlacedBlob blob, byte[] value) {
         BlobRecord record = blob.record();
         BlobRecord withValue = new BlobRecord(
-                record.key(), value, record.headers(), record.topic(), record.partition(), record.offset());
+                record.key(),
+                value,
+                record.headers(),
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                record.timestamp());
         return new PlacedBlob(
                 withValue, blob.placement(), blob.bytes(), blob.attributes(), blob.external(), blob.source());
     }

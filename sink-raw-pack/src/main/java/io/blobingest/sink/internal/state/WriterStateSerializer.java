@@ -25,6 +25,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *       names), kind (value), position, blob id and crc32c (unsigned 32 bits as an int).
  *   <li>VERSION_3: as VERSION_2, but tag 0 is an open blob set in {@link
  *       BlobSetWriterStateSerializer}'s version 2 layout (its open pack's entry hashes).
+ *   <li>VERSION_4: as VERSION_3, but tag 0 is an open blob set in {@link
+ *       BlobSetWriterStateSerializer}'s version 3 layout (its rows' source timestamps).
  * </ul>
  */
 @Internal
@@ -33,7 +35,8 @@ public final class WriterStateSerializer implements SimpleVersionedSerializer<Wr
     public static final int VERSION_1 = 1;
     public static final int VERSION_2 = 2;
     public static final int VERSION_3 = 3;
-    public static final int CURRENT_VERSION = VERSION_3;
+    public static final int VERSION_4 = 4;
+    public static final int CURRENT_VERSION = VERSION_4;
 
     private static final byte TAG_OPEN_BLOB_SET = 0;
     private static final byte TAG_SHARED_OBJECTS = 1;
@@ -67,9 +70,10 @@ public final class WriterStateSerializer implements SimpleVersionedSerializer<Wr
             case VERSION_1 -> blobSets.deserialize(BlobSetWriterStateSerializer.VERSION_1, serialized);
             case VERSION_2 -> readTagged(VERSION_2, BlobSetWriterStateSerializer.VERSION_1, serialized);
             case VERSION_3 -> readTagged(VERSION_3, BlobSetWriterStateSerializer.VERSION_2, serialized);
+            case VERSION_4 -> readTagged(VERSION_4, BlobSetWriterStateSerializer.VERSION_3, serialized);
             default ->
-                throw new IOException("unknown writer state version: expected " + VERSION_1 + ", " + VERSION_2 + " or "
-                        + VERSION_3 + ", found " + version);
+                throw new IOException("unknown writer state version: expected " + VERSION_1 + " to " + VERSION_4
+                        + ", found " + version);
         };
     }
 

@@ -378,6 +378,7 @@ final class OpenBlobSet implements AutoCloseable {
                 record.topic(),
                 record.partition(),
                 record.offset(),
+                record.timestamp(),
                 descriptor,
                 blobSet,
                 inlineData,

@@ -18,6 +18,7 @@ class BlobSetWriterStateSerializerTest {
 
     private static final String GOLDEN_V1 = "blob-set-writer-state-v1.bin";
     private static final String GOLDEN_V2 = "blob-set-writer-state-v2.bin";
+    private static final String GOLDEN_V3 = "blob-set-writer-state-v3.bin";
 
     private final RecoverableWriter local = BlobSetCommittableSerializerTest.localWriter();
     private final BlobSetWriterStateSerializer serializer = new BlobSetWriterStateSerializer(
@@ -70,26 +71,35 @@ class BlobSetWriterStateSerializerTest {
     }
 
     @Test
-    void currentVersionWritesTheVersion2GoldenBytes() throws IOException {
-        byte[] golden = GoldenBytes.read(GOLDEN_V2);
-        assertThat(serializer.getVersion()).isEqualTo(BlobSetWriterStateSerializer.VERSION_2);
-        assertThat(serializer.serialize(serializer.deserialize(BlobSetWriterStateSerializer.VERSION_2, golden)))
+    void version3GoldenBytesStillReadWithTheRowsSourceTimestamps() throws IOException {
+        BlobSetWriterState state =
+                serializer.deserialize(BlobSetWriterStateSerializer.VERSION_3, GoldenBytes.read(GOLDEN_V3));
+
+        assertSameRows(state.rows(), GoldenStates.rowsWithTimestamps());
+        assertThat(state.openPack().pack()).isEqualTo(GoldenStates.openPackStateWithHashes());
+        assertThat(state.finishedSidecars()).hasSize(2);
+    }
+
+    @Test
+    void currentVersionWritesTheVersion3GoldenBytes() throws IOException {
+        byte[] golden = GoldenBytes.read(GOLDEN_V3);
+        assertThat(serializer.getVersion()).isEqualTo(BlobSetWriterStateSerializer.VERSION_3);
+        assertThat(serializer.serialize(serializer.deserialize(BlobSetWriterStateSerializer.VERSION_3, golden)))
                 .isEqualTo(golden);
     }
 
     @Test
-    void currentVersionWritesAVersion1StateAsThePackWithoutHashes() throws IOException {
+    void currentVersionWritesAVersion1StateAsThePackWithoutHashesAndRowsWithoutTimestamps() throws IOException {
         byte[] version1 = GoldenBytes.read(GOLDEN_V1);
         BlobSetWriterState state = serializer.deserialize(BlobSetWriterStateSerializer.VERSION_1, version1);
 
         byte[] written = serializer.serialize(state);
 
-        assertThat(serializer
-                        .deserialize(BlobSetWriterStateSerializer.VERSION_2, written)
-                        .openPack()
-                        .pack())
-                .isEqualTo(GoldenStates.openPackState());
-        assertThat(written).hasSize(version1.length + 1); // the pack state's "no hashes" flag
+        BlobSetWriterState read = serializer.deserialize(BlobSetWriterStateSerializer.VERSION_3, written);
+        assertThat(read.openPack().pack()).isEqualTo(GoldenStates.openPackState());
+        assertSameRows(read.rows(), GoldenStates.rows());
+        // the pack state's "no hashes" flag and each row's "no timestamp" flag
+        assertThat(written).hasSize(version1.length + 1 + GoldenStates.rows().size());
     }
 
     @Test
@@ -116,7 +126,7 @@ class BlobSetWriterStateSerializerTest {
     void unknownVersionIsRejected() {
         assertThatThrownBy(() -> serializer.deserialize(0, GoldenBytes.read(GOLDEN_V1)))
                 .isInstanceOf(IOException.class)
-                .hasMessage("unknown blob set writer state version: expected 1 or 2, found 0");
+                .hasMessage("unknown blob set writer state version: expected 1, 2 or 3, found 0");
     }
 
     @Test
@@ -128,6 +138,10 @@ class BlobSetWriterStateSerializerTest {
         byte[] golden2 = GoldenBytes.read(GOLDEN_V2);
         assertThatThrownBy(() -> serializer.deserialize(
                         BlobSetWriterStateSerializer.VERSION_2, Arrays.copyOf(golden2, golden2.length - 5)))
+                .isInstanceOf(IOException.class);
+        byte[] golden3 = GoldenBytes.read(GOLDEN_V3);
+        assertThatThrownBy(() -> serializer.deserialize(
+                        BlobSetWriterStateSerializer.VERSION_3, Arrays.copyOf(golden3, golden3.length - 5)))
                 .isInstanceOf(IOException.class);
     }
 

@@ -11,9 +11,9 @@ import io.blobingest.sink.internal.committer.BlobSetCommittable;
 import io.blobingest.sink.internal.writer.PendingSidecar;
 import io.blobingest.sink.internal.writer.SidecarKind;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.fs.RecoverableWriter.CommitRecoverable;
-import org.apache.flink.core.fs.RecoverableWriter.ResumeRecoverable;
 
 /**
  * The values behind the golden files in {@code src/test/resources/serializer/}. The files were
@@ -54,6 +54,7 @@ public final class GoldenStates {
                         "blobs-in",
                         2,
                         40_000_000_000L,
+                        null,
                         BlobDescriptor.inline(3),
                         null,
                         utf8("abc"),
@@ -64,6 +65,7 @@ public final class GoldenStates {
                         "blobs-in",
                         0,
                         7,
+                        null,
                         BlobDescriptor.packed(RawPackFormat.entryReference(1), 20, OPEN_PACK_ID),
                         BLOB_SET,
                         null,
@@ -74,6 +76,7 @@ public final class GoldenStates {
                         "blobs-in",
                         1,
                         8,
+                        null,
                         BlobDescriptor.dedicated(DEDICATED_LENGTH, DEDICATED_ID),
                         BLOB_SET,
                         null,
@@ -84,11 +87,33 @@ public final class GoldenStates {
                         "blobs-in",
                         1,
                         9,
+                        null,
                         BlobDescriptor.external("s3://b/o", 10, 100),
                         null,
                         null,
                         null,
                         List.of(new Attribute("blob.source", utf8("x")))));
+    }
+
+    /** {@link #rows()} as the job sees them now: with their inputs' Kafka timestamps, but the last. */
+    public static List<DescriptorRow> rowsWithTimestamps() {
+        List<DescriptorRow> rows = rows();
+        List<DescriptorRow> stamped = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            DescriptorRow row = rows.get(i);
+            stamped.add(new DescriptorRow(
+                    row.key(),
+                    row.sourceTopic(),
+                    row.sourcePartition(),
+                    row.sourceOffset(),
+                    i == rows.size() - 1 ? null : 1_765_000_000_000L + i,
+                    row.blob(),
+                    row.blobSet(),
+                    row.inlineData(),
+                    row.crc32c(),
+                    row.attributes()));
+        }
+        return stamped;
     }
 
     public static RawPackWriterState openPackState() {
@@ -119,17 +144,6 @@ public final class GoldenStates {
                 MANIFEST_LENGTH,
                 manifest,
                 SHARING_INDEX_ENTRIES);
-    }
-
-    public static BlobSetWriterState writerState(
-            CommitRecoverable pack, CommitRecoverable dedicated, ResumeRecoverable openPack) {
-        return new BlobSetWriterState(
-                BLOB_SET,
-                CREATED_AT,
-                OPEN_PACK_ID + 1,
-                sidecars(pack, dedicated),
-                new BlobSetWriterState.OpenPackState(OPEN_PACK_ID, openPack, openPackState()),
-                rows());
     }
 
     private static List<PendingSidecar> sidecars(CommitRecoverable pack, CommitRecoverable dedicated) {

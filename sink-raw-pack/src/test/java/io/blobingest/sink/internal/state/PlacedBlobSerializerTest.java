@@ -100,7 +100,7 @@ class PlacedBlobSerializerTest {
     }
 
     private static BlobRecord record(byte[] value) {
-        return new BlobRecord("k".getBytes(UTF_8), value, HEADERS, "frames", 1, 42L);
+        return new BlobRecord("k".getBytes(UTF_8), value, HEADERS, "frames", 1, 42L, null);
     }
 
     private static byte[] payload() {

@@ -18,6 +18,7 @@ class WriterStateSerializerTest {
 
     private static final String BLOB_SET_V1 = "blob-set-writer-state-v1.bin";
     private static final String BLOB_SET_V2 = "blob-set-writer-state-v2.bin";
+    private static final String BLOB_SET_V3 = "blob-set-writer-state-v3.bin";
     private static final String SHARED_OBJECTS_V2 = "writer-state-shared-objects-v2.bin";
 
     private final RecoverableWriter local = BlobSetCommittableSerializerTest.localWriter();
@@ -69,17 +70,27 @@ class WriterStateSerializerTest {
     }
 
     @Test
-    void version3WritesAnOpenBlobSetAsTagZeroAndTheBlobSetVersion2Layout() throws IOException {
-        byte[] blobSetV2 = GoldenBytes.read(BLOB_SET_V2);
-        byte[] v3 = tagZero(blobSetV2);
-        WriterState state = serializer.deserialize(WriterStateSerializer.VERSION_3, v3);
+    void version3BytesOfAnOpenBlobSetTagZeroAndTheBlobSetVersion2LayoutStillRead() throws IOException {
+        WriterState state =
+                serializer.deserialize(WriterStateSerializer.VERSION_3, tagZero(GoldenBytes.read(BLOB_SET_V2)));
 
-        assertThat(serializer.getVersion()).isEqualTo(WriterStateSerializer.VERSION_3);
+        assertThat(state).isInstanceOfSatisfying(BlobSetWriterState.class, open -> {
+            assertThat(open.openPack().pack()).isEqualTo(GoldenStates.openPackStateWithHashes());
+            assertSameRows(open.rows(), GoldenStates.rows());
+        });
+    }
+
+    @Test
+    void version4WritesAnOpenBlobSetAsTagZeroAndTheBlobSetVersion3Layout() throws IOException {
+        byte[] v4 = tagZero(GoldenBytes.read(BLOB_SET_V3));
+        WriterState state = serializer.deserialize(WriterStateSerializer.VERSION_4, v4);
+
+        assertThat(serializer.getVersion()).isEqualTo(WriterStateSerializer.VERSION_4);
         assertThat(state)
                 .isInstanceOfSatisfying(
                         BlobSetWriterState.class,
-                        open -> assertThat(open.openPack().pack()).isEqualTo(GoldenStates.openPackStateWithHashes()));
-        assertThat(serializer.serialize(state)).isEqualTo(v3);
+                        open -> assertSameRows(open.rows(), GoldenStates.rowsWithTimestamps()));
+        assertThat(serializer.serialize(state)).isEqualTo(v4);
     }
 
     @Test
@@ -91,8 +102,10 @@ class WriterStateSerializerTest {
     }
 
     @Test
-    void version3KeepsVersion2sSharedObjectsLayout() throws IOException {
+    void versions3And4KeepVersion2sSharedObjectsLayout() throws IOException {
         assertThat(serializer.deserialize(WriterStateSerializer.VERSION_3, GoldenBytes.read(SHARED_OBJECTS_V2)))
+                .isEqualTo(sharedObjects());
+        assertThat(serializer.deserialize(WriterStateSerializer.VERSION_4, GoldenBytes.read(SHARED_OBJECTS_V2)))
                 .isEqualTo(sharedObjects());
     }
 
@@ -103,9 +116,9 @@ class WriterStateSerializerTest {
 
     @Test
     void unknownVersionsAndPartsAreRejected() {
-        assertThatThrownBy(() -> serializer.deserialize(4, new byte[] {0}))
+        assertThatThrownBy(() -> serializer.deserialize(5, new byte[] {0}))
                 .isInstanceOf(IOException.class)
-                .hasMessage("unknown writer state version: expected 1, 2 or 3, found 4");
+                .hasMessage("unknown writer state version: expected 1 to 4, found 5");
         assertThatThrownBy(() -> serializer.deserialize(WriterStateSerializer.VERSION_3, new byte[] {7}))
                 .isInstanceOf(IOException.class)
                 .hasMessage("unknown writer state part: expected tag 0 or 1, found 7");

@@ -396,7 +396,7 @@ class ExactSharingWriterTest {
         byte[] bytes = content(content, size);
         written.put(offset, bytes);
         return new PlacedBlob(
-                new BlobRecord(("k" + offset).getBytes(), bytes, List.of(), "t", 0, offset),
+                new BlobRecord(("k" + offset).getBytes(), bytes, List.of(), "t", 0, offset, null),
                 placement,
                 bytes,
                 List.of(),

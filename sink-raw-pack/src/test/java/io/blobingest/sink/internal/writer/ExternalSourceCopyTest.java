@@ -422,7 +422,7 @@ class ExternalSourceCopyTest {
     private static PlacedBlob copied(URI source, long length) {
         return PlacedBlob.copiedFrom(
                 new ExternalBytes(source.toString(), OFFSET, length),
-                new BlobRecord(null, null, List.of(), "t", 0, 0),
+                new BlobRecord(null, null, List.of(), "t", 0, 0, null),
                 List.of());
     }
 

@@ -396,7 +396,7 @@ class RawPackSinkWriterTest {
     private static PlacedBlob blob(long offset, Placement placement, int size) {
         byte[] bytes = generated(offset, size);
         return new PlacedBlob(
-                new BlobRecord(null, bytes, List.of(), "t", 0, offset), placement, bytes, List.of(), null);
+                new BlobRecord(null, bytes, List.of(), "t", 0, offset, null), placement, bytes, List.of(), null);
     }
 
     private static byte[] generated(long offset, int size) {
