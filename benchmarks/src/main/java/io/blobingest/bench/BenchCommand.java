@@ -63,6 +63,14 @@ public final class BenchCommand implements Callable<Integer> {
     int parallelism;
 
     @Option(
+            names = "--topics",
+            defaultValue = "1",
+            description = "With N > 1: also preload the same records round-robin over N topics of --parallelism"
+                    + " partitions each and run blob-ingest once more, one job on all N, against the run on one"
+                    + " topic (needs 2 x --bytes more free) (default: ${DEFAULT-VALUE}).")
+    int topics;
+
+    @Option(
             names = "--checkpoint-interval",
             defaultValue = "2s",
             description = "Checkpoint interval of both Flink jobs, exactly-once (default: ${DEFAULT-VALUE}).")
@@ -197,7 +205,8 @@ public final class BenchCommand implements Callable<Integer> {
                 "--workload must be mixed, small, frames, duplicates or all, found '" + workload + "'");
     }
 
-    private BenchRunner.Settings settings() {
+    /** What the options ask for; a usage error for an option out of range. */
+    BenchRunner.Settings settings() {
         long preload;
         try {
             preload = MemorySize.parse(bytes).getBytes();
@@ -209,6 +218,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (parallelism < 1) {
             throw new ParameterException(spec.commandLine(), "--parallelism must be >= 1, found " + parallelism);
+        }
+        if (topics < 1) {
+            throw new ParameterException(spec.commandLine(), "--topics must be >= 1, found " + topics);
         }
         if (readSample < 1) {
             throw new ParameterException(spec.commandLine(), "--read-sample must be >= 1, found " + readSample);
@@ -223,6 +235,7 @@ public final class BenchCommand implements Callable<Integer> {
         return new BenchRunner.Settings(
                 preload,
                 parallelism,
+                topics,
                 checkpointInterval,
                 readSample,
                 seed,

@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param disk the same bytes written sequentially to the workload's directory: the physical limit
  * @param sharing blob-ingest with exact sharing off, within-subtask and within-job, each unbounded
  *     until its input is delivered (the duplicates workload)
+ * @param fleet blob-ingest on the same records spread over several topics ({@code --topics})
  */
 public record WorkloadOutcome(
         BenchWorkload workload,
@@ -30,7 +31,8 @@ public record WorkloadOutcome(
         Map<String, SteadyFigures> steady,
         List<FreshnessFigures> freshness,
         DiskFigures disk,
-        Optional<SharingFigures> sharing) {
+        Optional<SharingFigures> sharing,
+        Optional<FleetFigures> fleet) {
 
     public WorkloadOutcome {
         steady = Map.copyOf(steady);
@@ -59,9 +61,10 @@ public record WorkloadOutcome(
     /** What a RESULT line says for a figure this run did not measure. */
     public static final String NOT_MEASURED = "n/a";
 
-    /** consume, filesink, blob-ingest, then blob-ingest with each sharing mode. */
+    /** consume, filesink, blob-ingest, blob-ingest on several topics, then blob-ingest with each sharing mode. */
     public List<ContenderFigures> contenders() {
         List<ContenderFigures> contenders = new ArrayList<>(List.of(consume, filesink, ingest));
+        fleet.ifPresent(figures -> contenders.add(figures.contender()));
         sharing.ifPresent(figures -> figures.runs().forEach(run -> contenders.add(run.contender())));
         return contenders;
     }
@@ -83,6 +86,15 @@ public record WorkloadOutcome(
     /** blob-ingest's bytes/s over the KafkaSource-to-FileSink job's. */
     public double ingestVsFilesink() {
         return seconds(filesink.work()) / seconds(ingest.work());
+    }
+
+    /**
+     * blob-ingest's bytes/s on the records spread over several topics (one job) over its bytes/s on one topic, whole
+     * run: above 1 the fleet run was faster.
+     */
+    public Optional<Double> fleetVsOneTopic() {
+        return fleet.map(
+                figures -> seconds(ingest.work()) / seconds(figures.contender().work()));
     }
 
     /** blob-ingest's bytes/s with {@code run}'s sharing mode over its bytes/s with sharing off, whole run. */
@@ -170,6 +182,16 @@ public record WorkloadOutcome(
                     read.blobs()));
         }
         sharing.ifPresent(figures -> problems.addAll(sharingProblems(figures)));
+        fleet.map(FleetFigures::contender)
+                .filter(run -> run.bytes() != ingest.bytes())
+                .ifPresent(run -> problems.add(String.format(
+                        Locale.ROOT,
+                        "%s: %s placed %,d bytes of blobs, %s on one topic %,d",
+                        workload.label(),
+                        run.contender(),
+                        run.bytes(),
+                        ingest.contender(),
+                        ingest.bytes())));
         s3Read.filter(s3 -> s3.verified() != s3.blobs())
                 .ifPresent(s3 -> problems.add(String.format(
                         Locale.ROOT,
@@ -212,7 +234,8 @@ public record WorkloadOutcome(
      * {@code RESULT workload=mixed ingest_vs_consume=0.xx ingest_vs_filesink=x.xx read_vs_raw=x.xx
      * read_requests_ratio=xx}; with the sharing comparison (the duplicates workload) also, per mode M
      * ({@code subtask}, {@code job}), {@code sharing_M_vs_off=x.xx}, then {@code stored_vs_input_M=x.xxx}
-     * for {@code off} and each M, {@code unique_vs_input=x.xxx} (the ideal) and {@code read_vs_raw_M=x.xx}.
+     * for {@code off} and each M, {@code unique_vs_input=x.xxx} (the ideal) and {@code read_vs_raw_M=x.xx}; with the
+     * fleet comparison ({@code --topics}) last {@code fleet_vs_one_topic=x.xx}.
      */
     public String resultLine() {
         StringBuilder line = new StringBuilder(String.format(
@@ -242,6 +265,8 @@ public record WorkloadOutcome(
                         run.read().batchVsRaw()));
             }
         }
+        fleetVsOneTopic()
+                .ifPresent(ratio -> line.append(String.format(Locale.ROOT, " fleet_vs_one_topic=%.2f", ratio)));
         return line.toString();
     }
 

@@ -102,7 +102,7 @@ class WorkloadOutcomeTest {
             Optional<S3ReadFigures> s3Read,
             Map<String, SteadyFigures> steady,
             List<FreshnessFigures> freshness) {
-        return with(plain, plain.workload(), s3Read, steady, freshness, Optional.empty());
+        return with(plain, plain.workload(), s3Read, steady, freshness, Optional.empty(), Optional.empty());
     }
 
     /** {@code plain}'s contenders and reads as {@code workload}'s, with these figures. */
@@ -112,7 +112,8 @@ class WorkloadOutcomeTest {
             Optional<S3ReadFigures> s3Read,
             Map<String, SteadyFigures> steady,
             List<FreshnessFigures> freshness,
-            Optional<SharingFigures> sharing) {
+            Optional<SharingFigures> sharing,
+            Optional<FleetFigures> fleet) {
         return new WorkloadOutcome(
                 workload,
                 RECORDS,
@@ -125,7 +126,8 @@ class WorkloadOutcomeTest {
                 steady,
                 freshness,
                 DISK,
-                sharing);
+                sharing,
+                fleet);
     }
 
     /** A steady phase of 1 s at {@code megabytesPerSecond}. */
@@ -237,14 +239,64 @@ class WorkloadOutcomeTest {
                         "blob-ingest-within-subtask",
                         steady(90)),
                 List.of(),
-                Optional.of(sharing));
+                Optional.of(sharing),
+                Optional.empty());
+    }
+
+    @Test
+    void theFleetComparisonAddsTheRunOnSeveralTopicsAndItsSpeedOverTheRunOnOneTopic() {
+        WorkloadOutcome outcome = fleetOutcome(contender("blob-ingest-4-topics", RECORDS, 4));
+
+        assertThat(outcome.contenders())
+                .extracting(ContenderFigures::contender)
+                .containsExactly("consume", "filesink", "blob-ingest", "blob-ingest-4-topics");
+        // One topic 5 s, four topics 4 s: the fleet ran at 1.25 times the bytes/s, as ingest_vs_filesink counts.
+        assertThat(outcome.fleetVsOneTopic()).hasValue(1.25);
+        assertThat(outcome.resultLine())
+                .isEqualTo("RESULT workload=small ingest_vs_consume=0.80 ingest_vs_filesink=2.00 read_vs_raw=1.10"
+                        + " read_requests_ratio=25 fleet_vs_one_topic=1.25");
+        assertThat(outcome.problems()).isEmpty();
+        WorkloadOutcome oneTopic = outcome(RECORDS, read(10_000, 10_000));
+        assertThat(oneTopic.fleetVsOneTopic()).isEmpty();
+        assertThat(oneTopic.resultLine()).doesNotContain("fleet");
+    }
+
+    @Test
+    void aFleetRunThatMissedRecordsOrPlacedOtherBytesIsAProblem() {
+        WorkloadOutcome outcome = fleetOutcome(new ContenderFigures(
+                "blob-ingest-4-topics",
+                RECORDS - 1,
+                BLOB_BYTES - 1,
+                Duration.ofSeconds(4),
+                Duration.ofSeconds(3),
+                300L << 20,
+                0));
+
+        assertThat(outcome.problems())
+                .containsExactly(
+                        "small: blob-ingest-4-topics read 999 records, the topic holds 1,000",
+                        "small: blob-ingest-4-topics placed 499,999,999 bytes of blobs, blob-ingest on one topic"
+                                + " 500,000,000");
+    }
+
+    /** The small workload, blob-ingest 5 s on one topic, {@code fleet} its run on four topics. */
+    static WorkloadOutcome fleetOutcome(ContenderFigures fleet) {
+        WorkloadOutcome plain = outcome(RECORDS, read(10_000, 10_000));
+        return with(
+                plain,
+                plain.workload(),
+                Optional.empty(),
+                Map.of(),
+                List.of(),
+                Optional.empty(),
+                Optional.of(new FleetFigures(4, fleet)));
     }
 
     private static StoredFigures stored(long bytes, long sharedRows) {
         return new StoredFigures(bytes, 10, RECORDS, sharedRows);
     }
 
-    private static WorkloadOutcome outcome(long ingestRecords, ReadFigures read) {
+    static WorkloadOutcome outcome(long ingestRecords, ReadFigures read) {
         return new WorkloadOutcome(
                 BenchWorkload.SMALL,
                 RECORDS,
@@ -257,15 +309,16 @@ class WorkloadOutcomeTest {
                 Map.of(),
                 List.of(),
                 DISK,
+                Optional.empty(),
                 Optional.empty());
     }
 
-    private static ContenderFigures contender(String name, long records, long seconds) {
+    static ContenderFigures contender(String name, long records, long seconds) {
         return new ContenderFigures(
                 name, records, BLOB_BYTES, Duration.ofSeconds(seconds), Duration.ofSeconds(3), 300L << 20, 0);
     }
 
-    private static ReadFigures read(long blobs, long verified) {
+    static ReadFigures read(long blobs, long verified) {
         return new ReadFigures(
                 blobs,
                 30_000,

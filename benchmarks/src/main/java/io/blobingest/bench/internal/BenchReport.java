@@ -115,12 +115,28 @@ public final class BenchReport {
                 requestsTarget
                         ? ": " + met(read.requestsSingleVsBatch() >= WorkloadOutcome.TARGET_READ_REQUESTS_RATIO)
                         : " on small");
+        fleetLine(outcome).ifPresent(out::println);
         outcome.sharing().ifPresent(sharing -> printSharing(outcome, sharing));
         outcome.s3Read().ifPresent(this::printS3);
         printFreshness(outcome);
         out.println(outcome.resultLine());
         out.println(outcome.streamingResultLine());
         out.flush();
+    }
+
+    /** The fleet comparison's times and ratio, if this run made it ({@code --topics}). */
+    Optional<String> fleetLine(WorkloadOutcome outcome) {
+        return outcome.fleet()
+                .map(fleet -> String.format(
+                        Locale.ROOT,
+                        "fleet: the same records again, round-robin over %d topics of %d partitions, blob-ingest on"
+                                + " all of them as one job (--input-topic a,b,...), bounded: %.1f s against %.1f s on"
+                                + " one topic; fleet/one topic %.2f (bytes/s, whole run; above 1 the fleet is faster)",
+                        fleet.topics(),
+                        settings.parallelism(),
+                        fleet.contender().work().toMillis() / 1000.0,
+                        outcome.ingest().work().toMillis() / 1000.0,
+                        outcome.fleetVsOneTopic().orElseThrow()));
     }
 
     private void printSteady(WorkloadOutcome outcome) {

@@ -3,6 +3,7 @@ package io.blobingest.bench.internal;
 import io.blobingest.bench.BenchWorkload;
 import io.blobingest.bench.ContenderFigures;
 import io.blobingest.bench.DiskFigures;
+import io.blobingest.bench.FleetFigures;
 import io.blobingest.bench.FreshnessFigures;
 import io.blobingest.bench.ReadFigures;
 import io.blobingest.bench.S3ReadFigures;
@@ -35,7 +36,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Runs one workload: preloads its input topic once, then runs every contender on it, each in a
- * child JVM ({@link ChildJvm}), one after the other, and the read side on what blob-ingest wrote.
+ * child JVM ({@link ChildJvm}), one after the other, and the read side on what blob-ingest wrote;
+ * with {@code --topics N}, also blob-ingest on the same records spread over N topics.
  */
 public final class BenchRunner {
 
@@ -49,12 +51,15 @@ public final class BenchRunner {
 
     /**
      * @param bytes value bytes to preload per workload
+     * @param topics above 1: the records are preloaded again round-robin over this many topics of {@code
+     *     parallelism} partitions each, and blob-ingest runs once more, one job on all of them
      * @param checkpointInterval as Flink parses it ({@code 2s})
      * @param readSample Packed descriptors the read side reads
      */
     public record Settings(
             long bytes,
             int parallelism,
+            int topics,
             String checkpointInterval,
             int readSample,
             long seed,
@@ -109,6 +114,23 @@ public final class BenchRunner {
     /** blob-ingest run with {@code sharing}: its log's, its figures' and its base's name. */
     public static String ingestName(ExactSharing sharing) {
         return ContenderMain.INGEST + "-" + sharing;
+    }
+
+    /** blob-ingest on the fleet of {@code topics} topics: its log's, its figures' and its base's name. */
+    public static String fleetIngestName(int topics) {
+        return ContenderMain.INGEST + "-" + topics + "-topics";
+    }
+
+    /**
+     * The topics the fleet comparison preloads {@code workloadTopic}'s records into again: {@code <workload
+     * topic>-fleet-<i>} for i below {@code topics}.
+     */
+    private static List<String> fleetTopics(String workloadTopic, int topics) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < topics; i++) {
+            names.add(workloadTopic + "-fleet-" + i);
+        }
+        return names;
     }
 
     /** The read side on the output of blob-ingest with {@code sharing} on. */
@@ -170,11 +192,8 @@ public final class BenchRunner {
             }
         };
         long started = System.nanoTime();
-        long[][] bytesBeforeOffset = preload(records, topic);
-        long bytes = 0;
-        for (long[] partition : bytesBeforeOffset) {
-            bytes += partition[partition.length - 1];
-        }
+        Map<String, long[][]> bytesBeforeOffset = preload(records, List.of(topic));
+        long bytes = valueBytes(bytesBeforeOffset);
         progress.printf(
                 Locale.ROOT,
                 "%s: preloaded %,d records, %,.1f MB in %.1f s%n",
@@ -202,7 +221,7 @@ public final class BenchRunner {
                 ContenderMain.CONSUME,
                 kafka,
                 List.of(),
-                monitor(ConsumeContender.groupId(topic), topic, bytesBeforeOffset),
+                monitor(ConsumeContender.groupId(topic), bytesBeforeOffset),
                 steady);
         KeyValueLine fileSink = KeyValueLine.builder()
                 .put("bootstrap", broker.bootstrapServers())
@@ -216,7 +235,7 @@ public final class BenchRunner {
                 ContenderMain.FILESINK,
                 fileSink,
                 List.of(),
-                monitor(FileSinkContender.groupId(topic), topic, bytesBeforeOffset),
+                monitor(FileSinkContender.groupId(topic), bytesBeforeOffset),
                 steady);
         // Counted already and never read again: without it a workload needs about twice --bytes of disk, not three
         // times.
@@ -225,7 +244,7 @@ public final class BenchRunner {
         ContenderFigures blobIngest = ingest(
                 children,
                 ContenderMain.INGEST,
-                "",
+                List.of(topic),
                 topic,
                 base,
                 ingestOptions,
@@ -233,6 +252,12 @@ public final class BenchRunner {
                 bytesBeforeOffset,
                 steady);
         ReadFigures read = readSide(children, workload, ContenderMain.READ_SIDE, base);
+        Optional<FleetFigures> fleet = Optional.empty();
+        if (settings.topics() > 1) {
+            // Next to the run on one topic it is compared with (only that run's read side in between), before the
+            // sharing, S3 and freshness runs change the page cache.
+            fleet = Optional.of(compareFleet(children, workload, records, topic, bytes, ingestOptions, steady));
+        }
         Optional<SharingFigures> sharing = Optional.empty();
         if (comparesSharing(workload)) {
             // Read already; gone, so that the sharing runs start with as much free page cache as this one had.
@@ -293,7 +318,64 @@ public final class BenchRunner {
                 steady,
                 freshness,
                 disk,
-                sharing);
+                sharing,
+                fleet);
+    }
+
+    /**
+     * The fleet comparison: {@code records} preloaded again, the same bytes, record {@code i} to topic {@code i %
+     * topics}, then blob-ingest on all those topics as one job ({@code --input-topic a,b,...}), bounded like the run
+     * on {@code topic}. Its base is deleted once counted, as the file sink's output is: it is never read.
+     *
+     * @param bytes the value bytes preloaded into {@code topic}, which the fleet's topics must hold too
+     */
+    private FleetFigures compareFleet(
+            ChildJvm children,
+            BenchWorkload workload,
+            TopicWorkload records,
+            String topic,
+            long bytes,
+            List<String> ingestOptions,
+            Map<String, SteadyFigures> steady)
+            throws IOException, InterruptedException, ExecutionException {
+        List<String> topics = fleetTopics(topic, settings.topics());
+        for (String fleetTopic : topics) {
+            broker.createTopic(fleetTopic, settings.parallelism());
+        }
+        long started = System.nanoTime();
+        Map<String, long[][]> bytesBeforeOffset = preload(records, topics);
+        long fleetBytes = valueBytes(bytesBeforeOffset);
+        if (fleetBytes != bytes) {
+            throw new IllegalStateException(String.format(
+                    Locale.ROOT,
+                    "%s: the fleet's %d topics hold %,d value bytes, the one topic %,d",
+                    workload.label(),
+                    topics.size(),
+                    fleetBytes,
+                    bytes));
+        }
+        progress.printf(
+                Locale.ROOT,
+                "%s: preloaded the same %,d records again over %d topics of %d partitions in %.1f s%n",
+                workload.label(),
+                records.count(),
+                topics.size(),
+                settings.parallelism(),
+                (System.nanoTime() - started) / 1e9);
+        String name = fleetIngestName(topics.size());
+        Path base = directory(workload).resolve(name);
+        ContenderFigures figures = ingest(
+                children,
+                name,
+                topics,
+                topic + "-" + topics.size() + "-topics",
+                base,
+                ingestOptions,
+                OptionalLong.empty(),
+                bytesBeforeOffset,
+                steady);
+        OwnedDirectory.discard(base);
+        return new FleetFigures(topics.size(), figures);
     }
 
     /**
@@ -311,7 +393,7 @@ public final class BenchRunner {
             String topic,
             List<String> ingestOptions,
             ReadFigures offRead,
-            long[][] bytesBeforeOffset,
+            Map<String, long[][]> bytesBeforeOffset,
             Map<String, SteadyFigures> steady)
             throws IOException, InterruptedException, ExecutionException {
         List<SharingFigures.Run> runs = new ArrayList<>();
@@ -323,8 +405,8 @@ public final class BenchRunner {
             ContenderFigures figures = ingest(
                     children,
                     name,
-                    "-" + mode,
-                    topic,
+                    List.of(topic),
+                    topic + "-" + mode,
                     base,
                     options,
                     OptionalLong.of(records.count()),
@@ -340,22 +422,22 @@ public final class BenchRunner {
     }
 
     /**
-     * blob-ingest's {@code run} on {@code topic} into {@code base}, as contender {@code name}: bounded, or unbounded
-     * until {@code deliver} records are delivered (descriptors and dead letters committed); its descriptor and
-     * dead-letter topics and its group id carry {@code suffix}, so that runs on one topic never meet.
+     * blob-ingest's {@code run} on {@code topics} (one job, {@code --input-topic a,b,...}) into {@code base}, as
+     * contender {@code name}: bounded, or unbounded until {@code deliver} records are delivered (descriptors and dead
+     * letters committed); its descriptor and dead-letter topics and its group id are named after {@code outputs},
+     * which differs per run, so that runs on one topic never meet.
      */
     private ContenderFigures ingest(
             ChildJvm children,
             String name,
-            String suffix,
-            String topic,
+            List<String> topics,
+            String outputs,
             Path base,
             List<String> ingestOptions,
             OptionalLong deliver,
-            long[][] bytesBeforeOffset,
+            Map<String, long[][]> bytesBeforeOffset,
             Map<String, SteadyFigures> steady)
             throws IOException, InterruptedException, ExecutionException {
-        String outputs = topic + suffix;
         broker.createTopic(outputs + DESCRIPTORS_SUFFIX, 1);
         broker.createTopic(outputs + DEAD_LETTERS_SUFFIX, 1);
         KeyValueLine.Builder ingest = KeyValueLine.builder()
@@ -363,7 +445,9 @@ public final class BenchRunner {
                 .put("bootstrap", broker.bootstrapServers())
                 .put("dlq", outputs + DEAD_LETTERS_SUFFIX);
         String groupId = ingestGroupId(outputs);
-        List<String> run = runArguments(topic, outputs, base, settings.checkpointInterval(), ingestOptions);
+        List<String> run =
+                runArguments(String.join(",", topics), outputs, base, settings.checkpointInterval(), ingestOptions);
+        // Also what several topics need: the default group is named after one topic.
         run.addAll(List.of("--group-id", groupId));
         if (deliver.isPresent()) {
             ingest.put("descriptors", outputs + DESCRIPTORS_SUFFIX).put("deliver", deliver.getAsLong());
@@ -373,13 +457,7 @@ public final class BenchRunner {
             run.add("--bounded");
         }
         return contender(
-                children,
-                name,
-                ContenderMain.INGEST,
-                ingest.build(),
-                run,
-                monitor(groupId, topic, bytesBeforeOffset),
-                steady);
+                children, name, ContenderMain.INGEST, ingest.build(), run, monitor(groupId, bytesBeforeOffset), steady);
     }
 
     /** The read side, as child {@code name}, on what blob-ingest wrote under {@code base}. */
@@ -463,8 +541,8 @@ public final class BenchRunner {
     }
 
     /**
-     * blob-ingest's {@code run} command line on {@code topic}, its descriptor and dead-letter topics named after
-     * {@code outputs}.
+     * blob-ingest's {@code run} command line on {@code topic} (one, or several separated by commas), its descriptor
+     * and dead-letter topics named after {@code outputs}.
      */
     private List<String> runArguments(
             String topic, String outputs, Path base, String checkpointInterval, List<String> ingestOptions) {
@@ -495,8 +573,19 @@ public final class BenchRunner {
         return "bench-ingest-" + topic;
     }
 
-    private SteadyStateMonitor monitor(String groupId, String topic, long[][] bytesBeforeOffset) {
-        return new SteadyStateMonitor(broker.bootstrapServers(), groupId, topic, bytesBeforeOffset);
+    private SteadyStateMonitor monitor(String groupId, Map<String, long[][]> bytesBeforeOffset) {
+        return new SteadyStateMonitor(broker.bootstrapServers(), groupId, bytesBeforeOffset);
+    }
+
+    /** The value bytes of every record preloaded into the topics of {@code bytesBeforeOffset}. */
+    private static long valueBytes(Map<String, long[][]> bytesBeforeOffset) {
+        long bytes = 0;
+        for (long[][] topic : bytesBeforeOffset.values()) {
+            for (long[] partition : topic) {
+                bytes += partition[partition.length - 1];
+            }
+        }
+        return bytes;
     }
 
     /** Runs a contender watched by {@code monitor}; its steady phase, if it had one, goes into {@code steady}. */
@@ -539,28 +628,35 @@ public final class BenchRunner {
     }
 
     /**
-     * @return per partition, the value bytes of its records before each offset: record {@code i}
-     *     goes to partition {@code i % partitions}, and one producer keeps each partition's order
+     * Sends every record of {@code records} once, spread round-robin over {@code topics} ({@link FleetLayout}), each
+     * of {@code --parallelism} partitions; one record in memory at a time.
+     *
+     * @return per topic, per partition, the value bytes of its records before each offset; one producer keeps each
+     *     partition's order
      */
-    private long[][] preload(TopicWorkload records, String topic) throws ExecutionException, InterruptedException {
-        int partitions = settings.parallelism();
-        long[][] before = new long[partitions][];
-        for (int p = 0; p < partitions; p++) {
-            before[p] = new long[(records.count() - p + partitions - 1) / partitions + 1];
-        }
+    private Map<String, long[][]> preload(TopicWorkload records, List<String> topics)
+            throws ExecutionException, InterruptedException {
+        FleetLayout layout = new FleetLayout(topics.size(), settings.parallelism());
+        long[][][] before = layout.offsetTables(records.count());
         new DemoProducer(broker.bootstrapServers())
                 .produce(
                         records.count(),
                         index -> {
-                            ProducerRecord<byte[], byte[]> record = records.record(topic, partitions, index);
-                            long[] partition = before[index % partitions];
-                            int offset = index / partitions;
+                            String topic = topics.get(layout.topic(index));
+                            ProducerRecord<byte[], byte[]> record =
+                                    layout.readdress(records.record(topic, settings.parallelism(), index), index);
+                            long[] partition = before[layout.topic(index)][layout.partition(index)];
+                            int offset = layout.offset(index);
                             partition[offset + 1] =
                                     partition[offset] + (record.value() == null ? 0 : record.value().length);
                             return record;
                         },
-                        topic,
+                        String.join(",", topics),
                         acknowledged -> {});
-        return before;
+        Map<String, long[][]> byTopic = new LinkedHashMap<>();
+        for (int t = 0; t < topics.size(); t++) {
+            byTopic.put(topics.get(t), before[t]);
+        }
+        return byTopic;
     }
 }

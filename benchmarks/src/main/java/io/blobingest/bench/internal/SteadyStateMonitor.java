@@ -36,8 +36,9 @@ final class SteadyStateMonitor {
 
     private final String bootstrapServers;
     private final String groupId;
-    private final String topic;
-    private final long[][] bytesBeforeOffset;
+    /** Per input topic, per partition, the value bytes of its records before each offset. */
+    private final Map<String, long[][]> bytesBeforeOffset;
+
     private final long totalBytes;
     private final List<SteadyWindow.Sample> samples = new ArrayList<>();
     private Thread thread;
@@ -45,17 +46,18 @@ final class SteadyStateMonitor {
     private volatile Exception failure;
 
     /**
-     * @param bytesBeforeOffset per partition, the value bytes of its records before each offset
-     *     (one more entry than records)
+     * @param bytesBeforeOffset per input topic (one, or a fleet's), per partition, the value bytes of its records
+     *     before each offset (one more entry than records)
      */
-    SteadyStateMonitor(String bootstrapServers, String groupId, String topic, long[][] bytesBeforeOffset) {
+    SteadyStateMonitor(String bootstrapServers, String groupId, Map<String, long[][]> bytesBeforeOffset) {
         this.bootstrapServers = bootstrapServers;
         this.groupId = groupId;
-        this.topic = topic;
-        this.bytesBeforeOffset = bytesBeforeOffset;
+        this.bytesBeforeOffset = Map.copyOf(bytesBeforeOffset);
         long total = 0;
-        for (long[] partition : bytesBeforeOffset) {
-            total += partition[partition.length - 1];
+        for (long[][] topic : bytesBeforeOffset.values()) {
+            for (long[] partition : topic) {
+                total += partition[partition.length - 1];
+            }
         }
         this.totalBytes = total;
     }
@@ -113,8 +115,9 @@ final class SteadyStateMonitor {
                 .get(ADMIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         long bytes = 0;
         for (Map.Entry<TopicPartition, OffsetAndMetadata> entry : offsets.entrySet()) {
-            if (entry.getKey().topic().equals(topic) && entry.getValue() != null) {
-                long[] before = bytesBeforeOffset[entry.getKey().partition()];
+            long[][] topic = bytesBeforeOffset.get(entry.getKey().topic());
+            if (topic != null && entry.getValue() != null) {
+                long[] before = topic[entry.getKey().partition()];
                 bytes += before[(int) Math.min(entry.getValue().offset(), before.length - 1)];
             }
         }
