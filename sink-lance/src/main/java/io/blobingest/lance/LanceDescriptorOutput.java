@@ -26,9 +26,10 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 /**
  * The Lance dataset output: every committed descriptor becomes one row of a Lance dataset
  * ({@code LanceRowSchema}) whose Blob v2 column references our committed bytes in place, so that
- * Lance's own {@code takeBlobs} reads them. Exactly once: each checkpoint's rows are one Lance
- * transaction carrying the job and checkpoint id, committed by a single committer that recognises
- * what it has already committed after a failure. See {@code docs/lance.md}.
+ * Lance's own {@code takeBlobs} reads them; with {@code {topic}} in the dataset URI, each input
+ * topic's rows form a dataset of their own. Exactly once: each checkpoint's rows are one Lance
+ * transaction per dataset carrying the job and checkpoint id, committed by a single committer that
+ * recognises what it has already committed after a failure. See {@code docs/lance.md}.
  *
  * <pre>{@code
  * RawPackSink.builder()...addDescriptorOutput(LanceDescriptorOutput.fromConfig(config)).build();

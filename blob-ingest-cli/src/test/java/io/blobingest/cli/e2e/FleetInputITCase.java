@@ -45,7 +45,9 @@ class FleetInputITCase {
     /**
      * {@code run --input-topic-pattern 'fleet\..*'} in a child JVM over two topics; a third is created
      * while it runs and is read from its first record; the job is killed with inputs of all three in
-     * flight and started again: every input of the three topics is one descriptor, byte-exact.
+     * flight and started again: every input of the three topics is one descriptor, byte-exact, and
+     * one row of its topic's own Lance dataset ({@code sink.lance.dataset-uri} naming {@code
+     * {topic}}), read back through Lance's {@code takeBlobs}.
      */
     @Test
     void aPatternTakesInATopicCreatedWhileTheJobRunsAndEveryInputIsDeliveredOnceAcrossAKill() throws Exception {
@@ -65,6 +67,9 @@ class FleetInputITCase {
                 .checkpointInterval("1s")
                 .checkpointDir(dir.resolve("checkpoints"))
                 .set("kafka.partition-discovery-interval", "1s")
+                .set(
+                        "sink.lance.dataset-uri",
+                        dir.resolve("lance").resolve("{topic}.lance").toString())
                 .toList();
         List<String> restart = new ArrayList<>(run);
         restart.add("--bounded");
@@ -100,6 +105,17 @@ class FleetInputITCase {
             assertThat(KAFKA.drainCommitted("fleet-dead-letters"))
                     .as("dead letters")
                     .isEmpty();
+            for (String topic : all) {
+                Set<Integer> ofTopic = IntStream.range(0, workload.count())
+                        .filter(i -> (i < 300 ? first.get(i % first.size()) : all.get(i % all.size())).equals(topic))
+                        .boxed()
+                        .collect(Collectors.toSet());
+                LanceDatasetRows.assertOneRowPerInput(
+                        workload,
+                        ofTopic,
+                        dir.resolve("lance").resolve(topic + ".lance").toString(),
+                        Map.of());
+            }
         } catch (AssertionError | Exception e) {
             ChildProcess.printOutputs(job, resumed);
             throw e;

@@ -3,6 +3,7 @@ package io.blobingest.lance.internal;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -38,10 +39,9 @@ import org.slf4j.LoggerFactory;
  * checkpoints above it, so a commit that succeeded just before a failure (or whose success was
  * never reported) is recognised and skipped. Checkpoints commit in order, one transaction each.
  *
- * <p>When it starts it also gives the dataset the columns it lacks ({@link
- * LanceDatasets#addMissingColumns}), before any fragment of this run can be committed: fragments
- * are written only after the first checkpoint begins (or a full buffer), and Flink starts a
- * checkpoint only once every task, this one included, is running.
+ * <p>With {@code {topic}} in {@code sink.lance.dataset-uri} each topic's rows go to a dataset of
+ * their own, and a checkpoint is one transaction per dataset that got rows; a failure between two
+ * of them leaves the others to the restore, which recognises per dataset and job what is there.
  */
 @Internal
 public final class LanceCommitter extends AbstractStreamOperator<Void> implements OneInputStreamOperator<byte[], Void> {
@@ -55,8 +55,11 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
 
     private transient BufferAllocator allocator;
     private transient ListState<byte[]> pendingState;
-    private transient NavigableMap<Long, PendingCommit> pending;
-    private transient List<FragmentMetadata> sinceLastCheckpoint;
+    /** Per checkpoint, one commit per dataset. */
+    private transient NavigableMap<Long, List<PendingCommit>> pending;
+    /** Per dataset, the fragments received since the last checkpoint. */
+    private transient Map<String, List<FragmentMetadata>> sinceLastCheckpoint;
+
     private transient String jobId;
     private transient Counter transactionsCommitted;
     private transient Counter transactionsSkipped;
@@ -71,7 +74,7 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
         allocator = new RootAllocator();
         jobId = getRuntimeContext().getJobInfo().getJobId().toString();
         pending = new TreeMap<>();
-        sinceLastCheckpoint = new ArrayList<>();
+        sinceLastCheckpoint = new LinkedHashMap<>();
         transactionsCommitted = getMetricGroup().counter("lanceTransactionsCommitted");
         transactionsSkipped = getMetricGroup().counter("lanceTransactionsAlreadyCommitted");
         pendingState = context.getOperatorStateStore()
@@ -81,15 +84,19 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
         for (byte[] bytes : pendingState.get()) {
             restored.add(SimpleVersionedSerialization.readVersionAndDeSerialize(SERIALIZER, bytes));
         }
-        try (Dataset dataset = LanceDatasets.openOrCreate(settings, allocator)) {
-            LanceDatasets.addMissingColumns(dataset, settings.schema(), settings.datasetUri());
-            commitRestored(dataset, restored);
+        if (!settings.perTopic()) {
+            LanceDatasets.prepare(settings, settings.datasetUri(), allocator);
         }
+        commitRestored(restored);
     }
 
     @Override
     public void processElement(StreamRecord<byte[]> element) throws Exception {
-        sinceLastCheckpoint.addAll(PendingCommitSerializer.deserializeFragments(element.getValue()));
+        PendingCommitSerializer.WrittenFragments written =
+                PendingCommitSerializer.deserializeFragments(element.getValue());
+        sinceLastCheckpoint
+                .computeIfAbsent(written.datasetUri(), uri -> new ArrayList<>())
+                .addAll(written.fragments());
     }
 
     @Override
@@ -97,12 +104,17 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
         super.snapshotState(context);
         if (!sinceLastCheckpoint.isEmpty()) {
             long checkpointId = context.getCheckpointId();
-            pending.put(checkpointId, new PendingCommit(jobId, checkpointId, sinceLastCheckpoint));
-            sinceLastCheckpoint = new ArrayList<>();
+            List<PendingCommit> commits = new ArrayList<>();
+            sinceLastCheckpoint.forEach(
+                    (uri, fragments) -> commits.add(new PendingCommit(jobId, checkpointId, uri, fragments)));
+            pending.put(checkpointId, commits);
+            sinceLastCheckpoint = new LinkedHashMap<>();
         }
-        List<byte[]> serialized = new ArrayList<>(pending.size());
-        for (PendingCommit commit : pending.values()) {
-            serialized.add(SimpleVersionedSerialization.writeVersionAndSerialize(SERIALIZER, commit));
+        List<byte[]> serialized = new ArrayList<>();
+        for (List<PendingCommit> commits : pending.values()) {
+            for (PendingCommit commit : commits) {
+                serialized.add(SimpleVersionedSerialization.writeVersionAndSerialize(SERIALIZER, commit));
+            }
         }
         pendingState.update(serialized);
     }
@@ -110,25 +122,51 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
-        NavigableMap<Long, PendingCommit> due = pending.headMap(checkpointId, true);
+        NavigableMap<Long, List<PendingCommit>> due = pending.headMap(checkpointId, true);
         if (due.isEmpty()) {
             return;
         }
         // A failure here fails the task (Flink fails it when a notification throws); the due
-        // commits stay in the last checkpoint's state, and the restored committer commits them.
-        try (Dataset dataset = LanceDatasets.open(settings, allocator)) {
-            for (PendingCommit commit : due.values()) {
-                commit(dataset, commit);
+        // commits stay in the last checkpoint's state, and the restored committer commits those of
+        // them that no dataset holds yet.
+        Map<String, List<PendingCommit>> byDataset = new LinkedHashMap<>();
+        for (List<PendingCommit> commits : due.values()) {
+            for (PendingCommit commit : commits) {
+                byDataset
+                        .computeIfAbsent(datasetOf(commit), uri -> new ArrayList<>())
+                        .add(commit);
             }
-        } catch (RuntimeException e) {
-            throw new IOException(
-                    "cannot commit checkpoints " + due.keySet() + " to Lance dataset "
-                            + settings.datasetUri()
-                            + "; their fragments stay in the checkpoint's state and are committed "
-                            + "when it is restored",
-                    e);
+        }
+        for (Map.Entry<String, List<PendingCommit>> dataset : byDataset.entrySet()) {
+            try (Dataset opened = LanceDatasets.open(settings, dataset.getKey(), allocator)) {
+                for (PendingCommit commit : dataset.getValue()) {
+                    commit(opened, commit);
+                }
+            } catch (RuntimeException e) {
+                throw new IOException(
+                        "cannot commit checkpoints " + due.keySet() + " to Lance dataset " + dataset.getKey()
+                                + "; their fragments stay in the checkpoint's state and are committed "
+                                + "when it is restored",
+                        e);
+            }
         }
         due.clear();
+    }
+
+    /**
+     * A commit's dataset; one restored from a version that recorded none is the one dataset of the
+     * settings, and cannot be placed when the settings name one per topic.
+     */
+    private String datasetOf(PendingCommit commit) {
+        if (commit.datasetUri() != null) {
+            return commit.datasetUri();
+        }
+        if (settings.perTopic()) {
+            throw new IllegalStateException("the restored Lance commit of checkpoint " + commit.checkpointId()
+                    + " was written before datasets per topic and names no dataset: restore it with the "
+                    + "sink.lance.dataset-uri it was written with, then change the setting");
+        }
+        return settings.datasetUri();
     }
 
     @Override
@@ -139,21 +177,25 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
         super.close();
     }
 
-    private void commitRestored(Dataset dataset, List<PendingCommit> restored) {
+    private void commitRestored(List<PendingCommit> restored) {
         Map<String, OptionalLong> lastCommitted = new HashMap<>();
         restored.sort((a, b) -> Long.compare(a.checkpointId(), b.checkpointId()));
         for (PendingCommit commit : restored) {
-            OptionalLong last = lastCommitted.computeIfAbsent(
-                    commit.jobId(), job -> LanceCommitHistory.lastCommittedCheckpoint(dataset, job));
-            if (last.isPresent() && commit.checkpointId() <= last.getAsLong()) {
-                LOG.info(
-                        "Lance dataset {} already holds checkpoint {} of job {}; not committing it again",
-                        settings.datasetUri(),
-                        commit.checkpointId(),
-                        commit.jobId());
-                transactionsSkipped.inc();
-            } else {
-                commit(dataset, commit);
+            String datasetUri = datasetOf(commit);
+            try (Dataset dataset = LanceDatasets.open(settings, datasetUri, allocator)) {
+                OptionalLong last = lastCommitted.computeIfAbsent(
+                        datasetUri + "\n" + commit.jobId(),
+                        key -> LanceCommitHistory.lastCommittedCheckpoint(dataset, commit.jobId()));
+                if (last.isPresent() && commit.checkpointId() <= last.getAsLong()) {
+                    LOG.info(
+                            "Lance dataset {} already holds checkpoint {} of job {}; not committing it again",
+                            datasetUri,
+                            commit.checkpointId(),
+                            commit.jobId());
+                    transactionsSkipped.inc();
+                } else {
+                    commit(dataset, commit);
+                }
             }
         }
     }
@@ -170,7 +212,7 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
                     "Committed checkpoint {} of job {} to Lance dataset {} as version {} ({} fragments)",
                     commit.checkpointId(),
                     commit.jobId(),
-                    settings.datasetUri(),
+                    datasetOf(commit),
                     committed.version(),
                     commit.fragments().size());
         }

@@ -18,27 +18,53 @@ import org.lance.ReadOptions;
  */
 final class LanceDatasets {
 
+    /** A writer racing every other writer of the job needs at most one attempt per writer; a few suffice. */
+    private static final int PREPARE_ATTEMPTS = 4;
+
     private LanceDatasets() {}
 
-    static Dataset open(LanceSettings settings, BufferAllocator allocator) {
+    static Dataset open(LanceSettings settings, String datasetUri, BufferAllocator allocator) {
         return Dataset.open(
                 allocator,
-                settings.datasetUri(),
+                datasetUri,
                 new ReadOptions.Builder()
                         .setStorageOptions(settings.storageOptions())
                         .build());
     }
 
     /** Opens the dataset, or creates it when there is none at the URI yet. */
-    static Dataset openOrCreate(LanceSettings settings, BufferAllocator allocator) {
+    static Dataset openOrCreate(LanceSettings settings, String datasetUri, BufferAllocator allocator) {
         try {
-            return open(settings, allocator);
+            return open(settings, datasetUri, allocator);
         } catch (RuntimeException notThere) {
             try {
-                return Dataset.create(allocator, settings.datasetUri(), settings.schema(), settings.writeParams());
+                return Dataset.create(allocator, datasetUri, settings.schema(), settings.writeParams());
             } catch (RuntimeException createFailed) {
                 createFailed.addSuppressed(notThere);
                 throw createFailed;
+            }
+        }
+    }
+
+    /**
+     * Makes {@code datasetUri} ready for fragments of {@code settings}' columns: creates it, or adds
+     * the columns it lacks. Parallel writers may race to do the same for a topic's new dataset, and
+     * Lance lets only one of two such commits succeed: a failed attempt is retried on the dataset
+     * as it then is, where the other writer's change is found done.
+     *
+     * @throws IllegalStateException in one line, when the dataset's columns differ from the rows'
+     */
+    static void prepare(LanceSettings settings, String datasetUri, BufferAllocator allocator) {
+        for (int attempt = 1; ; attempt++) {
+            try (Dataset dataset = openOrCreate(settings, datasetUri, allocator)) {
+                addMissingColumns(dataset, settings.schema(), datasetUri);
+                return;
+            } catch (IllegalStateException differs) {
+                throw differs;
+            } catch (RuntimeException raced) {
+                if (attempt == PREPARE_ATTEMPTS) {
+                    throw raced;
+                }
             }
         }
     }
@@ -57,20 +83,6 @@ final class LanceDatasets {
         if (present.size() < schema.getFields().size()) {
             dataset.addColumns(schema.getFields()
                     .subList(present.size(), schema.getFields().size()));
-        }
-    }
-
-    /**
-     * @throws IllegalStateException in one line, when the dataset lacks a column of {@code schema} or
-     *     differs from it
-     */
-    static void requireColumns(Dataset dataset, Schema schema, String datasetUri) {
-        List<Field> present = dataset.getSchema().getFields();
-        requirePrefix(present, schema.getFields(), datasetUri);
-        if (present.size() < schema.getFields().size()) {
-            throw new IllegalStateException("Lance dataset " + datasetUri + " has columns " + names(present)
-                    + ", not yet " + names(schema.getFields()) + ": the Lance committer adds the missing ones when it"
-                    + " starts; the job restarts and writes these rows again");
         }
     }
 

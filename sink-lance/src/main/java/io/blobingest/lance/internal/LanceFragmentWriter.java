@@ -4,7 +4,11 @@ import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.storage.FlinkFileSystemStorage;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -13,7 +17,6 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 
@@ -26,8 +29,9 @@ import org.lance.FragmentMetadata;
  * a backfill's passed-through rows come as fast as the manifests can be read, and fragments handed
  * over before the barrier are in that checkpoint's transaction all the same.
  *
- * <p>Before its first fragment it checks that the dataset has the batch's columns: the committer
- * adds missing ones when it starts, and a fragment with a column the dataset lacks would lose it.
+ * <p>Rows go to their topic's dataset when {@code sink.lance.dataset-uri} names {@code {topic}}.
+ * Before its first fragment for a dataset it creates the dataset or adds the columns it lacks
+ * ({@link LanceDatasets#prepare}): a fragment with a column the dataset lacks would lose it.
  *
  * <p>Holds no state: rows not yet written when a failure strikes are delivered again after the
  * restore (the Raw Pack sink's committer re-emits what its restored checkpoint holds, the backfill's
@@ -47,13 +51,16 @@ public final class LanceFragmentWriter extends AbstractStreamOperator<byte[]>
     /** The base the rows' blob sets lie under: the dataset's blob base, or that of earlier committed rows. */
     private final String rowsBase;
 
-    private transient List<DescriptorRow> rows;
+    /** Per dataset, the rows not yet written. */
+    private transient Map<String, List<DescriptorRow>> rows;
+
+    private transient int bufferedRows;
     private transient long bufferedInlineBytes;
     private transient BlobReferences references;
     private transient BufferAllocator allocator;
     private transient Counter rowsWritten;
-    /** Whether the dataset was seen with every column the rows are written with. */
-    private transient boolean columnsChecked;
+    /** The datasets made ready for this writer's fragments ({@link LanceDatasets#prepare}). */
+    private transient Set<String> prepared;
 
     public LanceFragmentWriter(LanceSettings settings, String rowsBase) {
         this.settings = settings;
@@ -63,7 +70,8 @@ public final class LanceFragmentWriter extends AbstractStreamOperator<byte[]>
     @Override
     public void open() throws Exception {
         super.open();
-        rows = new ArrayList<>();
+        rows = new LinkedHashMap<>();
+        prepared = new HashSet<>();
         references = new BlobReferences(URI.create(rowsBase), new FlinkFileSystemStorage());
         allocator = new RootAllocator();
         rowsWritten = getMetricGroup().counter("lanceRowsWritten");
@@ -72,11 +80,13 @@ public final class LanceFragmentWriter extends AbstractStreamOperator<byte[]>
     @Override
     public void processElement(StreamRecord<DescriptorRow> element) throws Exception {
         DescriptorRow row = element.getValue();
-        rows.add(row);
+        rows.computeIfAbsent(settings.datasetUri(row.sourceTopic()), uri -> new ArrayList<>())
+                .add(row);
+        bufferedRows++;
         if (row.inlineData() != null) {
             bufferedInlineBytes += row.inlineData().length;
         }
-        if (rows.size() >= MAX_BUFFERED_ROWS || bufferedInlineBytes >= MAX_BUFFERED_INLINE_BYTES) {
+        if (bufferedRows >= MAX_BUFFERED_ROWS || bufferedInlineBytes >= MAX_BUFFERED_INLINE_BYTES) {
             writeFragments();
         }
     }
@@ -102,32 +112,34 @@ public final class LanceFragmentWriter extends AbstractStreamOperator<byte[]>
     }
 
     private void writeFragments() throws Exception {
-        if (rows.isEmpty()) {
-            return;
+        for (Map.Entry<String, List<DescriptorRow>> dataset : rows.entrySet()) {
+            writeFragments(dataset.getKey(), dataset.getValue());
         }
-        if (!columnsChecked) {
-            try (Dataset dataset = LanceDatasets.open(settings, allocator)) {
-                LanceDatasets.requireColumns(dataset, settings.schema(), settings.datasetUri());
-            }
-            columnsChecked = true;
+        rowsWritten.inc(bufferedRows);
+        rows.clear();
+        bufferedRows = 0;
+        bufferedInlineBytes = 0;
+    }
+
+    private void writeFragments(String datasetUri, List<DescriptorRow> datasetRows) throws Exception {
+        if (!prepared.contains(datasetUri)) {
+            LanceDatasets.prepare(settings, datasetUri, allocator);
+            prepared.add(datasetUri);
         }
-        List<LanceBlob> blobs = new ArrayList<>(rows.size());
-        for (DescriptorRow row : rows) {
+        List<LanceBlob> blobs = new ArrayList<>(datasetRows.size());
+        for (DescriptorRow row : datasetRows) {
             blobs.add(references.resolve(row));
         }
         references.forgetFooters();
         List<FragmentMetadata> fragments;
-        try (VectorSchemaRoot batch = LanceRowSchema.batch(allocator, settings.columns(), rows, blobs)) {
+        try (VectorSchemaRoot batch = LanceRowSchema.batch(allocator, settings.columns(), datasetRows, blobs)) {
             fragments = Fragment.write()
-                    .datasetUri(settings.datasetUri())
+                    .datasetUri(datasetUri)
                     .allocator(allocator)
                     .data(batch)
                     .writeParams(settings.writeParams())
                     .execute();
         }
-        rowsWritten.inc(rows.size());
-        rows.clear();
-        bufferedInlineBytes = 0;
-        output.collect(new StreamRecord<>(PendingCommitSerializer.serializeFragments(fragments)));
+        output.collect(new StreamRecord<>(PendingCommitSerializer.serializeFragments(datasetUri, fragments)));
     }
 }

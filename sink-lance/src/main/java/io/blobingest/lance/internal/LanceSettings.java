@@ -37,6 +37,19 @@ public record LanceSettings(
         LanceRowSchema.schema(columns);
     }
 
+    /** What {@code datasetUri} may hold to give each input topic a dataset of its own. */
+    public static final String TOPIC = "{topic}";
+
+    /** Whether each input topic has a dataset of its own. */
+    public boolean perTopic() {
+        return datasetUri.contains(TOPIC);
+    }
+
+    /** The dataset of the rows read from {@code topic}. */
+    public String datasetUri(String topic) {
+        return datasetUri.replace(TOPIC, topic);
+    }
+
     /** The dataset's columns: its own, then the typed ones. */
     public Schema schema() {
         return LanceRowSchema.schema(columns);

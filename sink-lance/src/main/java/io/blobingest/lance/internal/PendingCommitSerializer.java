@@ -12,8 +12,10 @@ import org.lance.FragmentMetadata;
 import org.lance.fragment.DataFile;
 
 /**
- * The Lance committer's state: one {@link PendingCommit} per checkpoint not yet known committed.
- * Also carries the writer's fragments to the committer ({@link #serializeFragments}).
+ * The Lance committer's state: one {@link PendingCommit} per checkpoint and dataset not yet known
+ * committed. Also carries the writer's fragments to the committer ({@link #serializeFragments}).
+ *
+ * <p>VERSION_2: {@code utf job_id | i64 checkpoint_id | utf dataset_uri | fragments}.
  *
  * <p>VERSION_1: {@code utf job_id | i64 checkpoint_id | fragments}, fragments = {@code i32 count},
  * each {@code i32 id | i64 physical_rows | i32 file_count}, each file {@code utf path | i32[]
@@ -25,7 +27,8 @@ import org.lance.fragment.DataFile;
 final class PendingCommitSerializer implements SimpleVersionedSerializer<PendingCommit> {
 
     static final int VERSION_1 = 1;
-    static final int CURRENT_VERSION = VERSION_1;
+    static final int VERSION_2 = 2;
+    static final int CURRENT_VERSION = VERSION_2;
 
     @Override
     public int getVersion() {
@@ -38,6 +41,7 @@ final class PendingCommitSerializer implements SimpleVersionedSerializer<Pending
         DataOutputStream out = new DataOutputStream(bytes);
         out.writeUTF(commit.jobId());
         out.writeLong(commit.checkpointId());
+        out.writeUTF(commit.datasetUri());
         writeFragments(out, commit.fragments());
         out.flush();
         return bytes.toByteArray();
@@ -49,29 +53,36 @@ final class PendingCommitSerializer implements SimpleVersionedSerializer<Pending
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
         String jobId = in.readUTF();
         long checkpointId = in.readLong();
-        return new PendingCommit(jobId, checkpointId, readFragments(in));
+        String datasetUri = version == VERSION_1 ? null : in.readUTF();
+        return new PendingCommit(jobId, checkpointId, datasetUri, readFragments(in));
     }
 
-    /** The fragments alone, as the writer sends them to the committer: {@code i32 version | fragments}. */
-    static byte[] serializeFragments(List<FragmentMetadata> fragments) throws IOException {
+    /** Fragments of one dataset, as the writer sends them to the committer. */
+    record WrittenFragments(String datasetUri, List<FragmentMetadata> fragments) {}
+
+    /** {@code i32 version | utf dataset_uri | fragments}. */
+    static byte[] serializeFragments(String datasetUri, List<FragmentMetadata> fragments) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(bytes);
         out.writeInt(CURRENT_VERSION);
+        out.writeUTF(datasetUri);
         writeFragments(out, fragments);
         out.flush();
         return bytes.toByteArray();
     }
 
-    static List<FragmentMetadata> deserializeFragments(byte[] serialized) throws IOException {
+    static WrittenFragments deserializeFragments(byte[] serialized) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
-        requireKnown(in.readInt());
-        return readFragments(in);
+        int version = in.readInt();
+        requireKnown(version);
+        String datasetUri = version == VERSION_1 ? null : in.readUTF();
+        return new WrittenFragments(datasetUri, readFragments(in));
     }
 
     private static void requireKnown(int version) throws IOException {
-        if (version != VERSION_1) {
-            throw new IOException(
-                    "unknown Lance pending commit version " + version + ", this reader knows " + VERSION_1);
+        if (version != VERSION_1 && version != VERSION_2) {
+            throw new IOException("unknown Lance pending commit version " + version + ", this reader knows " + VERSION_1
+                    + " and " + VERSION_2);
         }
     }
 

@@ -27,13 +27,13 @@ class LanceCommitHistoryTest {
         LanceSettings settings = new LanceSettings(
                 dir.resolve("ds.lance").toString(), dir.toUri().toString(), Map.of(), List.of());
         try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = LanceDatasets.openOrCreate(settings, allocator)) {
+                Dataset dataset = LanceDatasets.openOrCreate(settings, settings.datasetUri(), allocator)) {
             assertThat(LanceCommitHistory.lastCommittedCheckpoint(dataset, "job-a"))
                     .isEmpty();
 
-            append(dataset, settings, allocator, new PendingCommit("job-a", 3, List.of()));
-            append(dataset, settings, allocator, new PendingCommit("job-a", 4, List.of()));
-            append(dataset, settings, allocator, new PendingCommit("job-b", 9, List.of()));
+            append(dataset, settings, allocator, new PendingCommit("job-a", 3, settings.datasetUri(), List.of()));
+            append(dataset, settings, allocator, new PendingCommit("job-a", 4, settings.datasetUri(), List.of()));
+            append(dataset, settings, allocator, new PendingCommit("job-b", 9, settings.datasetUri(), List.of()));
 
             assertThat(LanceCommitHistory.lastCommittedCheckpoint(dataset, "job-a"))
                     .hasValue(4);

@@ -70,6 +70,74 @@ class LanceCommitterTest {
         }
     }
 
+    /**
+     * With {@code {topic}} in the URI each topic's rows are one dataset's; a commit that fails on the
+     * second dataset leaves the first committed, and the restore commits each dataset's rows once.
+     */
+    @Test
+    void eachTopicsRowsGoToItsDatasetAndAFailureBetweenTwoDatasetsCommitsEachOnce() throws Exception {
+        LanceSettings settings = new LanceSettings(
+                dir.resolve("{topic}.lance").toString(),
+                dir.resolve("base").toUri().toString(),
+                Map.of(),
+                List.of());
+        Path lidar = dir.resolve("lidar.lance");
+        List<byte[]> fragments = new ArrayList<>();
+        try (OneInputStreamOperatorTestHarness<DescriptorRow, byte[]> writer =
+                new OneInputStreamOperatorTestHarness<>(new LanceFragmentWriter(settings, settings.blobBase()))) {
+            writer.open();
+            for (int i = 0; i < 5; i++) {
+                writer.processElement(new StreamRecord<>(row(i < 3 ? "cam-front" : "lidar", i)));
+            }
+            writer.prepareSnapshotPreBarrier(1);
+            writer.extractOutputValues().forEach(fragments::add);
+        }
+
+        OperatorSubtaskState snapshot;
+        try (OneInputStreamOperatorTestHarness<byte[], Void> committer = harness(settings)) {
+            committer.initializeEmptyState();
+            committer.open();
+            for (byte[] fragment : fragments) {
+                committer.processElement(new StreamRecord<>(fragment));
+            }
+            snapshot = committer.snapshot(1, 1);
+            Path away = Files.move(lidar, dir.resolve("away.lance"));
+            assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(1))
+                    .hasMessageContaining("cannot commit checkpoints [1] to Lance dataset " + lidar);
+            Files.move(away, lidar);
+        }
+        assertThat(rows(settings, "cam-front"))
+                .as("cam-front, committed before the failure")
+                .isEqualTo(3);
+        assertThat(rows(settings, "lidar")).as("lidar before the restore").isZero();
+
+        for (int restore = 1; restore <= 2; restore++) {
+            try (OneInputStreamOperatorTestHarness<byte[], Void> restored = harness(settings)) {
+                restored.initializeState(snapshot);
+                restored.open();
+            }
+            assertThat(rows(settings, "cam-front"))
+                    .as("cam-front after restore %d", restore)
+                    .isEqualTo(3);
+            assertThat(rows(settings, "lidar"))
+                    .as("lidar after restore %d", restore)
+                    .isEqualTo(2);
+        }
+    }
+
+    private static DescriptorRow row(String topic, long offset) {
+        byte[] bytes = ("packet " + offset).getBytes(StandardCharsets.UTF_8);
+        return new DescriptorRow(
+                null, topic, 0, offset, null, BlobDescriptor.inline(bytes.length), null, bytes, null, List.of());
+    }
+
+    private static long rows(LanceSettings settings, String topic) {
+        try (BufferAllocator allocator = new RootAllocator();
+                Dataset dataset = LanceDatasets.open(settings, settings.datasetUri(topic), allocator)) {
+            return dataset.countRows();
+        }
+    }
+
     private static OneInputStreamOperatorTestHarness<byte[], Void> harness(LanceSettings settings) throws Exception {
         return new OneInputStreamOperatorTestHarness<>(new LanceCommitter(settings));
     }
@@ -77,7 +145,7 @@ class LanceCommitterTest {
     /** Inline rows through the real fragment writer, as it hands them to the committer before a barrier. */
     private static List<byte[]> writeFragments(LanceSettings settings, long checkpointId) throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
-                Dataset ignored = LanceDatasets.openOrCreate(settings, allocator);
+                Dataset ignored = LanceDatasets.openOrCreate(settings, settings.datasetUri(), allocator);
                 OneInputStreamOperatorTestHarness<DescriptorRow, byte[]> writer =
                         new OneInputStreamOperatorTestHarness<>(
                                 new LanceFragmentWriter(settings, settings.blobBase()))) {
@@ -99,7 +167,7 @@ class LanceCommitterTest {
 
     private static long rows(LanceSettings settings) {
         try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = LanceDatasets.open(settings, allocator)) {
+                Dataset dataset = LanceDatasets.open(settings, settings.datasetUri(), allocator)) {
             return dataset.countRows();
         }
     }
@@ -107,7 +175,7 @@ class LanceCommitterTest {
     private static List<String> checkpointCommits(LanceSettings settings) {
         List<String> checkpoints = new ArrayList<>();
         try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = LanceDatasets.open(settings, allocator)) {
+                Dataset dataset = LanceDatasets.open(settings, settings.datasetUri(), allocator)) {
             for (Version version : dataset.listVersions()) {
                 try (Dataset at = dataset.checkoutVersion(version.getId())) {
                     at.readTransaction().ifPresent(transaction -> {

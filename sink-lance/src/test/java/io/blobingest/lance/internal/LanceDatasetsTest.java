@@ -56,7 +56,7 @@ class LanceDatasetsTest {
         }
 
         try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = LanceDatasets.open(settings, allocator)) {
+                Dataset dataset = LanceDatasets.open(settings, settings.datasetUri(), allocator)) {
             assertThat(dataset.getSchema().getFields())
                     .extracting(Field::getName)
                     .isEqualTo(LanceRowSchema.SCHEMA.getFields().stream()
@@ -92,23 +92,18 @@ class LanceDatasetsTest {
     }
 
     @Test
-    void theFragmentWriterRefusesToWriteColumnsTheDatasetLacks() throws Exception {
+    void theFragmentWriterAddsTheColumnsADatasetLacksBeforeItsFirstFragment() throws Exception {
         LanceSettings settings = settings();
         try (BufferAllocator allocator = new RootAllocator();
                 Dataset ignored = createWithOneRow(settings, allocator, withoutLast(LanceRowSchema.SCHEMA))) {
-            OneInputStreamOperatorTestHarness<DescriptorRow, byte[]> writer =
-                    new OneInputStreamOperatorTestHarness<>(new LanceFragmentWriter(settings, settings.blobBase()));
-            writer.open();
-            writer.processElement(new StreamRecord<>(row(1, STAMP)));
+            writeFragment(settings, row(2, STAMP));
+        }
 
-            assertThatThrownBy(() -> writer.prepareSnapshotPreBarrier(1))
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("not yet [key, ")
-                    .hasMessageContaining("the Lance committer adds the missing ones when it starts");
-            assertThat(writer.extractOutputValues()).as("fragments handed on").isEmpty();
-            assertThatThrownBy(writer::close)
-                    .as("the end of input writes the rows it holds: refused again")
-                    .isInstanceOf(IllegalStateException.class);
+        try (BufferAllocator allocator = new RootAllocator();
+                Dataset dataset = LanceDatasets.open(settings, settings.datasetUri(), allocator)) {
+            assertThat(dataset.getSchema().getFields())
+                    .extracting(Field::getName)
+                    .endsWith(LanceRowSchema.BLOB, LanceRowSchema.TIMESTAMP);
         }
     }
 

@@ -34,7 +34,7 @@ class LanceFragmentWriterTest {
         int blobSize = 1024 * 1024;
         long blobsToLimit = LanceFragmentWriter.MAX_BUFFERED_INLINE_BYTES / blobSize;
         try (BufferAllocator allocator = new RootAllocator();
-                Dataset ignored = LanceDatasets.openOrCreate(settings, allocator);
+                Dataset ignored = LanceDatasets.openOrCreate(settings, settings.datasetUri(), allocator);
                 OneInputStreamOperatorTestHarness<DescriptorRow, byte[]> writer =
                         new OneInputStreamOperatorTestHarness<>(
                                 new LanceFragmentWriter(settings, settings.blobBase()))) {

@@ -69,7 +69,7 @@ class LanceTypedColumnsTest {
         commit(settings, rows);
 
         try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = LanceDatasets.open(settings, allocator)) {
+                Dataset dataset = LanceDatasets.open(settings, settings.datasetUri(), allocator)) {
             assertThat(dataset.getSchema().getFields())
                     .extracting(Field::getName)
                     .endsWith("timestamp", "robot_id", "seq", "captured_at", "exposure", "keyframe", "lane");
@@ -109,7 +109,7 @@ class LanceTypedColumnsTest {
         commit(more, List.of(row(1, T0, List.of(header("robot.id", "r1"), header("frame.seq", "1")))));
 
         try (BufferAllocator allocator = new RootAllocator();
-                Dataset dataset = LanceDatasets.open(more, allocator)) {
+                Dataset dataset = LanceDatasets.open(more, more.datasetUri(), allocator)) {
             assertThat(dataset.getSchema().getFields())
                     .extracting(Field::getName)
                     .endsWith("robot_id", "seq");

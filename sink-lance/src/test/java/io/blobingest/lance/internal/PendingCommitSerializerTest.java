@@ -13,13 +13,17 @@ import org.lance.fragment.DataFile;
 class PendingCommitSerializerTest {
 
     private static final String GOLDEN_V1 = "/serializer/lance-pending-commit-v1.bin";
+    private static final String GOLDEN_V2 = "/serializer/lance-pending-commit-v2.bin";
+    private static final String DATASET = "s3://robots/lance/cam-front.lance";
 
     private final PendingCommitSerializer serializer = new PendingCommitSerializer();
 
-    static PendingCommit sample() {
+    /** What the golden files hold; version 1 bytes name no dataset. */
+    static PendingCommit sample(String datasetUri) {
         return new PendingCommit(
                 "0123456789abcdef0123456789abcdef",
                 42,
+                datasetUri,
                 List.of(
                         new FragmentMetadata(
                                 0,
@@ -38,7 +42,7 @@ class PendingCommitSerializerTest {
 
     @Test
     void aPendingCommitRoundTrips() throws IOException {
-        PendingCommit commit = sample();
+        PendingCommit commit = sample(DATASET);
 
         PendingCommit read = serializer.deserialize(serializer.getVersion(), serializer.serialize(commit));
 
@@ -46,23 +50,35 @@ class PendingCommitSerializerTest {
     }
 
     @Test
-    void version1BytesStillRead() throws IOException {
-        byte[] golden;
-        try (InputStream in = getClass().getResourceAsStream(GOLDEN_V1)) {
-            assertThat(in).as(GOLDEN_V1).isNotNull();
-            golden = in.readAllBytes();
-        }
-
-        assertThat(serializer.deserialize(PendingCommitSerializer.VERSION_1, golden))
-                .isEqualTo(sample());
+    void version1BytesStillReadWithoutADataset() throws IOException {
+        assertThat(serializer.deserialize(PendingCommitSerializer.VERSION_1, golden(GOLDEN_V1)))
+                .isEqualTo(sample(null));
     }
 
     @Test
-    void theWritersFragmentsRoundTripWithTheirVersion() throws IOException {
-        List<FragmentMetadata> fragments = sample().fragments();
+    void currentVersionWritesTheVersion2GoldenBytes() throws IOException {
+        byte[] golden = golden(GOLDEN_V2);
 
-        assertThat(PendingCommitSerializer.deserializeFragments(PendingCommitSerializer.serializeFragments(fragments)))
-                .isEqualTo(fragments);
+        assertThat(serializer.getVersion()).isEqualTo(PendingCommitSerializer.VERSION_2);
+        assertThat(serializer.deserialize(PendingCommitSerializer.VERSION_2, golden))
+                .isEqualTo(sample(DATASET));
+        assertThat(serializer.serialize(sample(DATASET))).isEqualTo(golden);
+    }
+
+    @Test
+    void theWritersFragmentsRoundTripWithTheirDataset() throws IOException {
+        List<FragmentMetadata> fragments = sample(DATASET).fragments();
+
+        assertThat(PendingCommitSerializer.deserializeFragments(
+                        PendingCommitSerializer.serializeFragments(DATASET, fragments)))
+                .isEqualTo(new PendingCommitSerializer.WrittenFragments(DATASET, fragments));
+    }
+
+    private byte[] golden(String resource) throws IOException {
+        try (InputStream in = getClass().getResourceAsStream(resource)) {
+            assertThat(in).as(resource).isNotNull();
+            return in.readAllBytes();
+        }
     }
 
     @Test
