@@ -3,6 +3,7 @@ package io.blobingest.cli;
 import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.placement.BlobHeaders;
 import java.nio.charset.CharacterCodingException;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.StringJoiner;
@@ -44,6 +45,13 @@ final class DescriptorText {
 
     static String uri(DescriptorRow row) {
         return row.blob().blobUri().isEmpty() ? NONE : row.blob().blobUri();
+    }
+
+    /** The input's Kafka timestamp as an ISO-8601 instant (UTC); {@code -} when it had none. */
+    static String timestamp(DescriptorRow row) {
+        return row.sourceTimestamp() == null
+                ? NONE
+                : Instant.ofEpochMilli(row.sourceTimestamp()).toString();
     }
 
     static String crc32c(DescriptorRow row) {

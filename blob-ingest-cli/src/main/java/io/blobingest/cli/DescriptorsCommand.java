@@ -94,7 +94,16 @@ final class DescriptorsCommand implements Runnable {
                         rows.size(),
                         reader.requiredFeatures().isEmpty() ? "none" : String.join(",", reader.requiredFeatures()));
                 TextTable table = new TextTable(
-                        "key", "source", "kind", "position", "size", "blob_id", "uri", "crc32c", "attributes");
+                        "key",
+                        "source",
+                        "kind",
+                        "position",
+                        "size",
+                        "blob_id",
+                        "uri",
+                        "crc32c",
+                        "timestamp",
+                        "attributes");
                 int shown = (int) Math.min(rows.size(), maxRows);
                 for (DescriptorRow row : rows.subList(0, shown)) {
                     table.add(
@@ -106,6 +115,7 @@ final class DescriptorsCommand implements Runnable {
                             DescriptorText.blobId(row),
                             DescriptorText.uri(row),
                             DescriptorText.crc32c(row),
+                            DescriptorText.timestamp(row),
                             DescriptorText.attributes(row));
                 }
                 table.print(out);
@@ -142,7 +152,8 @@ final class DescriptorsCommand implements Runnable {
             name = "tail",
             mixinStandardHelpOptions = true,
             description = "Print descriptor records as they are committed (read_committed), one line each:"
-                    + " source, kind, key, position, size, blob_id, blob_set, uri, crc32c, [passed-through headers]."
+                    + " source, kind, key, position, size, blob_id, blob_set, uri, crc32c, timestamp,"
+                    + " [passed-through headers]."
                     + " Runs until Ctrl-C or --limit.")
     static final class Tail implements Callable<Integer> {
 
@@ -230,6 +241,7 @@ final class DescriptorsCommand implements Runnable {
                     + " blob_set=" + DescriptorText.blobSet(row)
                     + " uri=" + DescriptorText.uri(row)
                     + " crc32c=" + DescriptorText.crc32c(row)
+                    + " timestamp=" + DescriptorText.timestamp(row)
                     + " [" + (row.attributes().isEmpty() ? "" : DescriptorText.attributes(row)) + "]";
         }
     }

@@ -69,15 +69,15 @@ class DescriptorsCommandTest {
         assertThat(lines(run.out()))
                 .containsSubsequence(
                         "key            source      kind       position             size     blob_id  uri            "
-                                + "        crc32c      attributes",
+                                + "        crc32c      timestamp  attributes",
                         "robot-1/imu/7  blobs/0/7   inline     0                    3        0        -              "
-                                + "        3000000000  robot=robot-1 stream=imu",
+                                + "        3000000000  -          robot=robot-1 stream=imu",
                         "0x00ff10       blobs/0/8   packed     9223372036854775809  30211    1        -              "
-                                + "        42          -",
+                                + "        42          -          -",
                         "(null)         blobs/0/9   dedicated  0                    7340032  2        -              "
-                                + "        7           tag=(null)",
+                                + "        7           -          tag=(null)",
                         "clip           blobs/0/10  external   0                    0        0       "
-                                + " file:///data/clip.mp4  -           raw=0x80");
+                                + " file:///data/clip.mp4  -           -          raw=0x80");
     }
 
     @Test

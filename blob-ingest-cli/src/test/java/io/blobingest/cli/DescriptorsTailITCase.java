@@ -64,13 +64,14 @@ class DescriptorsTailITCase {
         assertThat(run.exitCode()).as(run.err()).isEqualTo(BlobIngestCli.EXIT_FAULT);
         assertThat(run.out().lines())
                 .containsExactly(
-                        "blobs/0/1 inline key=robot-1/1 position=0 size=3 blob_id=0 blob_set=- uri=- crc32c=11 [seq=1]",
+                        "blobs/0/1 inline key=robot-1/1 position=0 size=3 blob_id=0 blob_set=- uri=- crc32c=11"
+                                + " timestamp=2025-12-06T05:46:40.001Z [seq=1]",
                         "blobs/0/2 packed key=robot-1/2 position=9223372036854775812 size=30211 blob_id=1"
                                 + " blob_set=set-a uri=-"
-                                + " crc32c=22 [seq=2]",
+                                + " crc32c=22 timestamp=2025-12-06T05:46:40.002Z [seq=2]",
                         "blobs/0/4 external key=robot-1/4 position=10 size=20 blob_id=0 blob_set=-"
                                 + " uri=file:///data/clip.mp4"
-                                + " crc32c=- [seq=4]");
+                                + " crc32c=- timestamp=- [seq=4]");
         assertThat(run.err())
                 .contains("skipped: descriptor record descriptors/0/")
                 .contains("header blob.kind");
@@ -83,7 +84,7 @@ class DescriptorsTailITCase {
                 "blobs",
                 0,
                 offset,
-                null,
+                offset == 4 ? null : 1_765_000_000_000L + offset,
                 blob,
                 blobSet,
                 inlineData,
