@@ -129,15 +129,10 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
         // A failure here fails the task (Flink fails it when a notification throws); the due
         // commits stay in the last checkpoint's state, and the restored committer commits those of
         // them that no dataset holds yet.
-        Map<String, List<PendingCommit>> byDataset = new LinkedHashMap<>();
-        for (List<PendingCommit> commits : due.values()) {
-            for (PendingCommit commit : commits) {
-                byDataset
-                        .computeIfAbsent(datasetOf(commit), uri -> new ArrayList<>())
-                        .add(commit);
-            }
-        }
-        for (Map.Entry<String, List<PendingCommit>> dataset : byDataset.entrySet()) {
+        List<PendingCommit> dueCommits = new ArrayList<>();
+        due.values().forEach(dueCommits::addAll);
+        for (Map.Entry<String, List<PendingCommit>> dataset :
+                byDataset(dueCommits).entrySet()) {
             try (Dataset opened = LanceDatasets.open(settings, dataset.getKey(), allocator)) {
                 for (PendingCommit commit : dataset.getValue()) {
                     commit(opened, commit);
@@ -151,6 +146,17 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
             }
         }
         due.clear();
+    }
+
+    /** {@code commits} (in checkpoint order) grouped by their dataset, each group in checkpoint order. */
+    private Map<String, List<PendingCommit>> byDataset(List<PendingCommit> commits) {
+        Map<String, List<PendingCommit>> byDataset = new LinkedHashMap<>();
+        for (PendingCommit commit : commits) {
+            byDataset
+                    .computeIfAbsent(datasetOf(commit), uri -> new ArrayList<>())
+                    .add(commit);
+        }
+        return byDataset;
     }
 
     /**
@@ -178,23 +184,24 @@ public final class LanceCommitter extends AbstractStreamOperator<Void> implement
     }
 
     private void commitRestored(List<PendingCommit> restored) {
-        Map<String, OptionalLong> lastCommitted = new HashMap<>();
         restored.sort((a, b) -> Long.compare(a.checkpointId(), b.checkpointId()));
-        for (PendingCommit commit : restored) {
-            String datasetUri = datasetOf(commit);
-            try (Dataset dataset = LanceDatasets.open(settings, datasetUri, allocator)) {
-                OptionalLong last = lastCommitted.computeIfAbsent(
-                        datasetUri + "\n" + commit.jobId(),
-                        key -> LanceCommitHistory.lastCommittedCheckpoint(dataset, commit.jobId()));
-                if (last.isPresent() && commit.checkpointId() <= last.getAsLong()) {
-                    LOG.info(
-                            "Lance dataset {} already holds checkpoint {} of job {}; not committing it again",
-                            datasetUri,
-                            commit.checkpointId(),
-                            commit.jobId());
-                    transactionsSkipped.inc();
-                } else {
-                    commit(dataset, commit);
+        for (Map.Entry<String, List<PendingCommit>> commits :
+                byDataset(restored).entrySet()) {
+            try (Dataset dataset = LanceDatasets.open(settings, commits.getKey(), allocator)) {
+                Map<String, OptionalLong> lastCommitted = new HashMap<>();
+                for (PendingCommit commit : commits.getValue()) {
+                    OptionalLong last = lastCommitted.computeIfAbsent(
+                            commit.jobId(), job -> LanceCommitHistory.lastCommittedCheckpoint(dataset, job));
+                    if (last.isPresent() && commit.checkpointId() <= last.getAsLong()) {
+                        LOG.info(
+                                "Lance dataset {} already holds checkpoint {} of job {}; not committing it again",
+                                commits.getKey(),
+                                commit.checkpointId(),
+                                commit.jobId());
+                        transactionsSkipped.inc();
+                    } else {
+                        commit(dataset, commit);
+                    }
                 }
             }
         }
