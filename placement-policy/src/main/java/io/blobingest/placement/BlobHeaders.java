@@ -1,10 +1,12 @@
 package io.blobingest.placement;
 
+import io.blobingest.objectlayer.DescriptorRow.Attribute;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -53,6 +55,19 @@ public final class BlobHeaders {
             Set.of(URI, MODE, POSITION, SIZE, KIND, ID, SET, CRC32C, FEATURES, SOURCE, TIMESTAMP, ERROR, ERROR_DETAIL);
 
     private BlobHeaders() {}
+
+    /**
+     * The last header named {@code name} among {@code headers} (Kafka's {@code lastHeader}), or null
+     * if there is none: a header without a value is returned, so absent and valueless differ.
+     */
+    public static Attribute last(List<Attribute> headers, String name) {
+        for (int i = headers.size() - 1; i >= 0; i--) {
+            if (headers.get(i).name().equals(name)) {
+                return headers.get(i);
+            }
+        }
+        return null;
+    }
 
     public static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);

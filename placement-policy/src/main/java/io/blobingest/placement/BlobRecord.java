@@ -24,12 +24,8 @@ public record BlobRecord(
 
     /** The last value of header {@code name}, or null if absent (Kafka's lastHeader semantics). */
     public byte[] lastHeader(String name) {
-        for (int i = headers.size() - 1; i >= 0; i--) {
-            if (headers.get(i).name().equals(name)) {
-                return headers.get(i).value();
-            }
-        }
-        return null;
+        Attribute last = BlobHeaders.last(headers, name);
+        return last == null ? null : last.value();
     }
 
     /** {@code topic/partition/offset}. */

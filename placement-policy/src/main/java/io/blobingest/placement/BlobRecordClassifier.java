@@ -99,7 +99,7 @@ public final class BlobRecordClassifier implements Serializable {
     }
 
     private ClassifiedRecord place(BlobRecord record) throws Rejection {
-        Attribute uriHeader = lastHeader(record, BlobHeaders.URI);
+        Attribute uriHeader = BlobHeaders.last(record.headers(), BlobHeaders.URI);
         boolean external = uriHeader != null;
         if (record.value() == null && !external) {
             throw new Rejection(
@@ -151,8 +151,8 @@ public final class BlobRecordClassifier implements Serializable {
     }
 
     private static ByteRange range(BlobRecord record, boolean external) throws Rejection {
-        Attribute position = lastHeader(record, BlobHeaders.POSITION);
-        Attribute size = lastHeader(record, BlobHeaders.SIZE);
+        Attribute position = BlobHeaders.last(record.headers(), BlobHeaders.POSITION);
+        Attribute size = BlobHeaders.last(record.headers(), BlobHeaders.SIZE);
         if (position == null && size == null) {
             return ByteRange.WHOLE_OBJECT;
         }
@@ -188,7 +188,7 @@ public final class BlobRecordClassifier implements Serializable {
     }
 
     private static boolean referenceMode(BlobRecord record, boolean external) throws Rejection {
-        Attribute mode = lastHeader(record, BlobHeaders.MODE);
+        Attribute mode = BlobHeaders.last(record.headers(), BlobHeaders.MODE);
         if (mode == null || matches(mode, BlobHeaders.MODE_INGEST)) {
             return false;
         }
@@ -232,17 +232,6 @@ public final class BlobRecordClassifier implements Serializable {
             }
         }
         return attributes;
-    }
-
-    /** Unlike {@link BlobRecord#lastHeader}, tells an absent header from one without a value. */
-    private static Attribute lastHeader(BlobRecord record, String name) {
-        List<Attribute> headers = record.headers();
-        for (int i = headers.size() - 1; i >= 0; i--) {
-            if (headers.get(i).name().equals(name)) {
-                return headers.get(i);
-            }
-        }
-        return null;
     }
 
     /** A byte range of an external object; (0, 0) is the whole object. */

@@ -106,12 +106,8 @@ public record HeaderColumn(String name, Type type, String header) implements Ser
 
     /** The last value of this column's header among {@code headers}, or null if it is absent or has none. */
     public byte[] lastValue(List<Attribute> headers) {
-        for (int i = headers.size() - 1; i >= 0; i--) {
-            if (headers.get(i).name().equals(header)) {
-                return headers.get(i).value();
-            }
-        }
-        return null;
+        Attribute last = BlobHeaders.last(headers, header);
+        return last == null ? null : last.value();
     }
 
     /**
