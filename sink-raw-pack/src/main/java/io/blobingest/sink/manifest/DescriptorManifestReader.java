@@ -206,8 +206,9 @@ public final class DescriptorManifestReader implements Closeable {
                 throw new ManifestFormatException(location, "column " + field.getName() + " appears twice");
             }
         }
-        if (found.containsKey(DescriptorManifestSchema.ROW_BLOB_SET)
-                && !expected.contains(found.get(DescriptorManifestSchema.ROW_BLOB_SET))) {
+        boolean sharedObjects =
+                expected.stream().anyMatch(f -> f.getName().equals(DescriptorManifestSchema.ROW_BLOB_SET));
+        if (found.containsKey(DescriptorManifestSchema.ROW_BLOB_SET) && !sharedObjects) {
             throw new ManifestFormatException(
                     location,
                     "column " + DescriptorManifestSchema.ROW_BLOB_SET + " needs the required feature "

@@ -224,6 +224,17 @@ class DescriptorManifestWriterReaderTest {
     }
 
     @Test
+    void aBlobSetColumnOfAnotherTypeWithItsFeatureIsASchemaMismatch() throws IOException {
+        List<Field> fields = new ArrayList<>(DescriptorManifestSchema.SHARED_FIELDS);
+        fields.set(fields.size() - 1, new Field("blob_set", FieldType.nullable(ArrowType.Binary.INSTANCE), null));
+        byte[] file = arrowFile(
+                fields, Map.of("blob_set", SET, "required_features", "blob_shared_object", "spec_version", "1"));
+        assertThatThrownBy(() -> open(file))
+                .isInstanceOf(ManifestFormatException.class)
+                .hasMessageContaining("mem.arrow: schema mismatch at column blob_set");
+    }
+
+    @Test
     void readerRejectsUnknownSpecVersion() throws IOException {
         byte[] file = arrowFile(
                 DescriptorManifestSchema.FIELDS, Map.of("blob_set", SET, "required_features", "", "spec_version", "2"));
