@@ -1,6 +1,7 @@
 package io.blobingest.job;
 
 import io.blobingest.objectlayer.BlobSets;
+import io.blobingest.storage.DirectoryListing;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -58,16 +59,8 @@ public final class RunBaseline {
 
     private static Set<String> manifestNames(URI base) throws IOException {
         Path directory = manifestDirectory(base);
-        FileSystem fs = directory.getFileSystem();
         Set<String> names = new TreeSet<>();
-        if (!fs.exists(directory)) {
-            return names;
-        }
-        FileStatus[] statuses = fs.listStatus(directory);
-        if (statuses == null) {
-            throw new IOException("cannot list the manifest directory " + directory);
-        }
-        for (FileStatus status : statuses) {
+        for (FileStatus status : DirectoryListing.list(directory)) {
             String name = status.getPath().getName();
             // In-progress files of Flink's recoverable writers are hidden (".name.inprogress.uuid").
             if (!status.isDir() && isManifestName(name)) {

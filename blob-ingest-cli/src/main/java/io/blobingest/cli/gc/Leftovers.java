@@ -6,6 +6,7 @@ import io.blobingest.cli.gc.internal.MultipartUploads.Upload;
 import io.blobingest.cli.gc.internal.S3Clients;
 import io.blobingest.cli.internal.FileTrees;
 import io.blobingest.objectlayer.BlobSets;
+import io.blobingest.storage.DirectoryListing;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -20,7 +21,6 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -161,13 +161,10 @@ public final class Leftovers implements Closeable {
         if (committedBlobSets == null) {
             Set<String> names = new HashSet<>();
             Path manifests = new Path(basePath, BlobSets.DESCRIPTORS_DIRECTORY);
-            FileSystem fileSystem = manifests.getFileSystem();
-            if (fileSystem.exists(manifests)) {
-                for (FileStatus manifest : fileSystem.listStatus(manifests)) {
-                    String name = manifest.getPath().getName();
-                    if (name.endsWith(BlobSets.MANIFEST_SUFFIX) && !name.startsWith(".") && !name.startsWith("_")) {
-                        names.add(name.substring(0, name.length() - BlobSets.MANIFEST_SUFFIX.length()));
-                    }
+            for (FileStatus manifest : DirectoryListing.list(manifests)) {
+                String name = manifest.getPath().getName();
+                if (name.endsWith(BlobSets.MANIFEST_SUFFIX) && !name.startsWith(".") && !name.startsWith("_")) {
+                    names.add(name.substring(0, name.length() - BlobSets.MANIFEST_SUFFIX.length()));
                 }
             }
             committedBlobSets = names;

@@ -1,5 +1,6 @@
 package io.blobingest.cli.internal;
 
+import io.blobingest.storage.DirectoryListing;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -35,11 +36,8 @@ public final class FileTrees {
                 files.add(status);
                 continue;
             }
-            FileStatus[] children = fileSystem.listStatus(status.getPath());
-            if (children != null) {
-                for (FileStatus child : children) {
-                    pending.push(child);
-                }
+            for (FileStatus child : DirectoryListing.list(status.getPath())) {
+                pending.push(child);
             }
         }
         files.sort(Comparator.comparing(status -> status.getPath().toString()));

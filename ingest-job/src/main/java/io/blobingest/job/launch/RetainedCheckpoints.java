@@ -1,5 +1,6 @@
 package io.blobingest.job.launch;
 
+import io.blobingest.storage.DirectoryListing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -357,12 +358,12 @@ public final class RetainedCheckpoints {
             if (!fileSystem.exists(directory)) {
                 return completed;
             }
-            for (FileStatus job : directories(fileSystem, directory)) {
+            for (FileStatus job : directories(directory)) {
                 if (jobId != null && !job.getPath().getName().equals(jobId)) {
                     continue;
                 }
                 Optional<JobRecord> record = null;
-                for (FileStatus checkpoint : directories(fileSystem, job.getPath())) {
+                for (FileStatus checkpoint : directories(job.getPath())) {
                     String name = checkpoint.getPath().getName();
                     Path metadata = new Path(checkpoint.getPath(), METADATA);
                     if (name.startsWith(CHECKPOINT_PREFIX) && fileSystem.exists(metadata)) {
@@ -383,14 +384,11 @@ public final class RetainedCheckpoints {
         }
     }
 
-    private static List<FileStatus> directories(FileSystem fileSystem, Path directory) throws IOException {
-        FileStatus[] statuses = fileSystem.listStatus(directory);
+    private static List<FileStatus> directories(Path directory) throws IOException {
         List<FileStatus> directories = new ArrayList<>();
-        if (statuses != null) {
-            for (FileStatus status : statuses) {
-                if (status.isDir()) {
-                    directories.add(status);
-                }
+        for (FileStatus status : DirectoryListing.list(directory)) {
+            if (status.isDir()) {
+                directories.add(status);
             }
         }
         return directories;

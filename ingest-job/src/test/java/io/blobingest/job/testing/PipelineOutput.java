@@ -13,6 +13,7 @@ import io.blobingest.objectlayer.storage.BlobStorage;
 import io.blobingest.objectlayer.storage.LocalBlobStorage;
 import io.blobingest.placement.PlacementPolicy;
 import io.blobingest.sink.manifest.DescriptorManifestReader;
+import io.blobingest.storage.DirectoryListing;
 import io.blobingest.testkit.kafka.KafkaBrokerExtension;
 import java.io.IOException;
 import java.net.URI;
@@ -30,7 +31,6 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.kafka.common.header.Header;
 
 /** What a pipeline run left behind, and the checks every pipeline test makes of it. */
@@ -73,11 +73,7 @@ public final class PipelineOutput {
     public static List<org.apache.flink.core.fs.Path> manifests(URI base) throws IOException {
         org.apache.flink.core.fs.Path directory = new org.apache.flink.core.fs.Path(
                 new org.apache.flink.core.fs.Path(base), BlobSets.DESCRIPTORS_DIRECTORY);
-        FileSystem fileSystem = directory.getFileSystem();
-        if (!fileSystem.exists(directory)) {
-            return List.of();
-        }
-        return Stream.of(fileSystem.listStatus(directory))
+        return DirectoryListing.list(directory).stream()
                 .map(FileStatus::getPath)
                 .filter(p -> p.getName().endsWith(BlobSets.MANIFEST_SUFFIX))
                 .sorted(Comparator.comparing(org.apache.flink.core.fs.Path::toString))

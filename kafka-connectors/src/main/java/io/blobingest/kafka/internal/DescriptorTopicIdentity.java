@@ -2,7 +2,7 @@ package io.blobingest.kafka.internal;
 
 import io.blobingest.kafka.DescriptorTopicRecreatedException;
 import io.blobingest.kafka.KafkaDescriptorDeliveryCheck;
-import java.io.FileNotFoundException;
+import io.blobingest.storage.DirectoryListing;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
 import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
@@ -108,15 +107,9 @@ public final class DescriptorTopicIdentity {
     }
 
     private List<String> recordedIds() throws IOException {
-        FileSystem fs = record.getFileSystem();
         List<String> ids = new ArrayList<>();
-        try {
-            FileStatus[] statuses = fs.listStatus(record);
-            for (FileStatus status : statuses == null ? new FileStatus[0] : statuses) {
-                ids.add(status.getPath().getName());
-            }
-        } catch (FileNotFoundException e) {
-            // Nothing recorded yet.
+        for (FileStatus status : DirectoryListing.list(record)) {
+            ids.add(status.getPath().getName());
         }
         ids.sort(null);
         return ids;

@@ -1,11 +1,10 @@
 package io.blobingest.sink.internal.delivery;
 
-import java.io.FileNotFoundException;
+import io.blobingest.storage.DirectoryListing;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -213,17 +212,7 @@ public final class DeliveryMarkers {
     }
 
     private static List<FileStatus> list(Path dir) throws IOException {
-        FileSystem fs = dir.getFileSystem();
-        FileStatus[] statuses;
-        try {
-            statuses = fs.listStatus(dir);
-        } catch (FileNotFoundException e) {
-            return List.of();
-        }
-        if (statuses == null) {
-            return List.of();
-        }
-        return Arrays.asList(statuses);
+        return DirectoryListing.list(dir);
     }
 
     private static long epochOf(Path marker) throws IOException {
