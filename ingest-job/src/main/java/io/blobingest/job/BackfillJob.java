@@ -99,7 +99,7 @@ public final class BackfillJob {
                         new KafkaDescriptorDeliveryCheck(
                                 kafka.adminProperties(),
                                 kafka.passedThroughTransactionalIdPrefix(),
-                                kafka.descriptorTopic()),
+                                kafka.descriptorTopics()),
                         config,
                         BlobTypes.DESCRIPTOR_ROW)
                 .uid(PASSED_THROUGH_EMITTER_UID)

@@ -150,7 +150,7 @@ public final class IngestJob {
                         new KafkaDescriptorDeliveryCheck(
                                 kafka.adminProperties(),
                                 kafka.descriptorTransactionalIdPrefix(),
-                                kafka.descriptorTopic()))
+                                kafka.descriptorTopics()))
                 .setExternalReadRetries(fetchSettings.retries())
                 .setExternalAllowedPrefixes(config.get(IngestJobOptions.EXTERNAL_ALLOWED_PREFIXES));
         for (DescriptorOutput output : DescriptorOutputs.fromConfig(config, userClassLoader())) {

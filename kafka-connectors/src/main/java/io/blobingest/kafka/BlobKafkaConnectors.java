@@ -60,7 +60,7 @@ public final class BlobKafkaConnectors {
 
     private final OffsetsInitializer startingOffsets;
     private final Duration partitionDiscoveryInterval;
-    private final String descriptorTopic;
+    private final DescriptorTopics descriptorTopics;
     private final String deadLetterTopic;
     private final String groupId;
     private final String transactionalIdPrefix;
@@ -77,7 +77,7 @@ public final class BlobKafkaConnectors {
 
     private BlobKafkaConnectors(ReadableConfig config, boolean readsInputTopic) {
         bootstrapServers = required(config, BlobKafkaOptions.BOOTSTRAP_SERVERS);
-        descriptorTopic = required(config, BlobKafkaOptions.DESCRIPTOR_TOPIC);
+        descriptorTopics = DescriptorTopics.of(required(config, BlobKafkaOptions.DESCRIPTOR_TOPIC));
         deadLetterTopic = required(config, BlobKafkaOptions.DEAD_LETTER_TOPIC);
         if (readsInputTopic) {
             inputTopics = InputTopics.fromConfig(config)
@@ -102,11 +102,12 @@ public final class BlobKafkaConnectors {
             throw new IllegalConfigurationException(
                     BlobKafkaOptions.TRANSACTIONAL_ID_PREFIX.key() + " must not be blank");
         }
-        if (descriptorTopic.equals(deadLetterTopic)
-                || readsOwnOutput(descriptorTopic)
-                || readsOwnOutput(deadLetterTopic)) {
+        if (receivesDescriptors(deadLetterTopic)
+                || readsOwnOutput(deadLetterTopic)
+                || descriptorTopics.single().filter(this::readsOwnOutput).isPresent()
+                || (inputTopics != null && inputTopics.names().stream().anyMatch(this::receivesDescriptors))) {
             throw new IllegalConfigurationException("the input, descriptor and dead-letter topics must differ, found "
-                    + inputTopics + "; " + descriptorTopic + "; " + deadLetterTopic);
+                    + inputTopics + "; " + descriptorTopics + "; " + deadLetterTopic);
         }
         transactionTimeout = config.get(BlobKafkaOptions.TRANSACTION_TIMEOUT);
         TransactionTimeouts.validate(config);
@@ -128,9 +129,7 @@ public final class BlobKafkaConnectors {
         if (lineageTopic.isBlank()) {
             throw new IllegalConfigurationException(BlobKafkaOptions.LINEAGE_TOPIC.key() + " must not be blank");
         }
-        if (readsOwnOutput(lineageTopic)
-                || lineageTopic.equals(descriptorTopic)
-                || lineageTopic.equals(deadLetterTopic)) {
+        if (readsOwnOutput(lineageTopic) || receivesDescriptors(lineageTopic) || lineageTopic.equals(deadLetterTopic)) {
             throw new IllegalConfigurationException(BlobKafkaOptions.LINEAGE_TOPIC.key()
                     + " must differ from the input, descriptor and dead-letter topics, found " + lineageTopic);
         }
@@ -148,6 +147,20 @@ public final class BlobKafkaConnectors {
     /** Whether the input topics include {@code topic}, one the job writes. */
     private boolean readsOwnOutput(String topic) {
         return inputTopics != null && inputTopics.contains(topic);
+    }
+
+    /**
+     * Whether descriptors may go to {@code topic}: it is the descriptor topic, or, with one per input
+     * topic, that of an input topic (of any topic, for a job without input topics).
+     */
+    private boolean receivesDescriptors(String topic) {
+        if (!descriptorTopics.perInputTopic()) {
+            return descriptorTopics.names(topic);
+        }
+        return descriptorTopics
+                .inputOf(topic)
+                .filter(input -> inputTopics == null || inputTopics.contains(input))
+                .isPresent();
     }
 
     /** {@code kafka.start-from} as the Kafka source's starting offsets. */
@@ -267,7 +280,7 @@ public final class BlobKafkaConnectors {
     /** Exactly one record per descriptor, visible to {@code read_committed} consumers once its checkpoint completes. */
     public KafkaSink<DescriptorRow> descriptorSink() {
         return exactlyOnceSink(
-                new DescriptorRecordSerializer(descriptorTopic), descriptorTransactionalIdPrefix(), new Properties());
+                new DescriptorRecordSerializer(descriptorTopics), descriptorTransactionalIdPrefix(), new Properties());
     }
 
     /**
@@ -312,7 +325,7 @@ public final class BlobKafkaConnectors {
      */
     public KafkaSink<DescriptorRow> passedThroughDescriptorSink() {
         return exactlyOnceSink(
-                new DescriptorRecordSerializer(descriptorTopic),
+                new DescriptorRecordSerializer(descriptorTopics),
                 passedThroughTransactionalIdPrefix(),
                 new Properties());
     }
@@ -379,9 +392,9 @@ public final class BlobKafkaConnectors {
         return adminProperties;
     }
 
-    /** The topic the descriptor sinks write. */
-    public String descriptorTopic() {
-        return descriptorTopic;
+    /** The topic or topics the descriptor sinks write. */
+    public DescriptorTopics descriptorTopics() {
+        return descriptorTopics;
     }
 
     /** The topic the dead-letter sink writes. */

@@ -48,7 +48,9 @@ public final class BlobKafkaOptions {
     public static final ConfigOption<String> DESCRIPTOR_TOPIC = ConfigOptions.key("kafka.descriptor-topic")
             .stringType()
             .noDefaultValue()
-            .withDescription("Topic receiving one descriptor record per placed input record.");
+            .withDescription("Topic receiving one descriptor record per placed input record; with {topic} in it"
+                    + " (e.g. {topic}.descriptors), each input topic's descriptors go to a topic of their own,"
+                    + " created by the job with the broker's defaults if missing.");
 
     public static final ConfigOption<String> DEAD_LETTER_TOPIC = ConfigOptions.key("kafka.dead-letter-topic")
             .stringType()

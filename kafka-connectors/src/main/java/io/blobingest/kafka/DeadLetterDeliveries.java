@@ -150,8 +150,7 @@ public final class DeadLetterDeliveries extends AbstractStreamOperator<DeadLette
         serializer = new DeadLetterRecordSerializer(deadLetterTopic);
         if (checking || !pending.isEmpty()) {
             admin = Admin.create(clientProperties);
-            outcomes = new KafkaTransactionOutcomes(
-                    "Dead-letter", clientProperties, admin, transactionalIdPrefix, deadLetterTopic);
+            outcomes = new KafkaTransactionOutcomes("Dead-letter", clientProperties, admin, transactionalIdPrefix);
         }
         if (!pending.isEmpty()) {
             LOG.info("Checking the delivery of {} restored epochs of dead letters: {}", pending.size(), pending);

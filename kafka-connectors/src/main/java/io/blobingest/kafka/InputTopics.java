@@ -2,9 +2,11 @@ package io.blobingest.kafka;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -14,7 +16,11 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.subscriber.KafkaSubscriber;
+import org.apache.flink.connector.kafka.util.AdminUtils;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClient;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The topics a job ingests: named ({@code kafka.input-topic: a,b,c}) or every topic whose whole
@@ -31,12 +37,15 @@ public final class InputTopics implements Serializable {
 
     /** Names, in the order given; empty for a pattern. */
     private final List<String> names;
-    /** Null for names; compiled once, for {@link #contains} runs per dead letter. */
+    /** Null for named topics; compiled once, for {@link #contains} runs per dead letter. */
     private final Pattern pattern;
+    /** Whose topics a pattern leaves out; null when it leaves out none. */
+    private final DescriptorTopics ownOutput;
 
-    private InputTopics(List<String> names, Pattern pattern) {
+    private InputTopics(List<String> names, Pattern pattern, DescriptorTopics ownOutput) {
         this.names = List.copyOf(names);
         this.pattern = pattern;
+        this.ownOutput = ownOutput;
     }
 
     /** The topics {@code names}. */
@@ -44,17 +53,31 @@ public final class InputTopics implements Serializable {
         if (names.isEmpty()) {
             throw new IllegalArgumentException("no input topic named");
         }
-        return new InputTopics(names, null);
+        return new InputTopics(names, null, null);
     }
 
     /** Every topic whose whole name matches {@code regex}, now and later. */
     public static InputTopics matching(String regex) {
-        return new InputTopics(List.of(), Pattern.compile(regex));
+        return new InputTopics(List.of(), Pattern.compile(regex), null);
+    }
+
+    /**
+     * These topics without the job's own descriptor topics, where each input topic has its own
+     * ({@code {topic}.descriptors}): a pattern such as {@code robots\..*} would otherwise take in
+     * {@code robots.cam.descriptors} as soon as the job creates it, and ingest its own output.
+     * Named topics are checked when the job is configured instead.
+     */
+    InputTopics excludingOutputOf(DescriptorTopics descriptorTopics) {
+        if (pattern == null || !descriptorTopics.perInputTopic()) {
+            return this;
+        }
+        return new InputTopics(names, pattern, descriptorTopics);
     }
 
     /**
      * The input topics of {@code config}: {@code kafka.input-topic} (one name, or several separated by
-     * commas) or {@code kafka.input-topic-pattern}; empty when neither is set.
+     * commas) or {@code kafka.input-topic-pattern}, without the job's own descriptor topics ({@link
+     * #excludingOutputOf}); empty when neither is set.
      *
      * @throws IllegalConfigurationException if both are set, a name is empty or the pattern is not a
      *     regular expression
@@ -68,7 +91,11 @@ public final class InputTopics implements Serializable {
         }
         if (regex.isPresent()) {
             try {
-                return Optional.of(matching(regex.get()));
+                InputTopics matching = matching(regex.get());
+                return Optional.of(config.getOptional(BlobKafkaOptions.DESCRIPTOR_TOPIC)
+                        .map(DescriptorTopics::of)
+                        .map(matching::excludingOutputOf)
+                        .orElse(matching));
             } catch (PatternSyntaxException e) {
                 throw new IllegalConfigurationException(BlobKafkaOptions.INPUT_TOPIC_PATTERN.key()
                         + ": not a regular expression: '" + regex.get() + "' (" + e.getDescription() + ")");
@@ -103,17 +130,32 @@ public final class InputTopics implements Serializable {
         return Optional.ofNullable(pattern);
     }
 
-    /** Whether the job reads {@code topic}: it is named, or its whole name matches the pattern. */
+    /**
+     * Whether the job reads {@code topic}: it is named, or its whole name matches the pattern and it
+     * is not the descriptor topic of a name that does.
+     */
     public boolean contains(String topic) {
-        return pattern == null ? names.contains(topic) : pattern.matcher(topic).matches();
+        if (pattern == null) {
+            return names.contains(topic);
+        }
+        if (!pattern.matcher(topic).matches()) {
+            return false;
+        }
+        return ownOutput == null
+                || ownOutput
+                        .inputOf(topic)
+                        .filter(input -> pattern.matcher(input).matches())
+                        .isEmpty();
     }
 
     /** Subscribes {@code builder} to these topics. */
     public void subscribe(KafkaSourceBuilder<?> builder) {
         if (pattern == null) {
             builder.setTopics(names);
-        } else {
+        } else if (ownOutput == null) {
             builder.setTopicPattern(pattern);
+        } else {
+            builder.setKafkaSubscriber(new Subscriber(this));
         }
     }
 
@@ -137,15 +179,38 @@ public final class InputTopics implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof InputTopics other && names.equals(other.names) && Objects.equals(regex(), other.regex());
+        return o instanceof InputTopics other
+                && names.equals(other.names)
+                && Objects.equals(regex(), other.regex())
+                && Objects.equals(ownOutput, other.ownOutput);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(names, regex());
+        return Objects.hash(names, regex(), ownOutput);
     }
 
     private String regex() {
         return pattern == null ? null : pattern.pattern();
+    }
+
+    /** The Kafka source's pattern subscription, without the topics {@link #contains} leaves out. */
+    private static final class Subscriber implements KafkaSubscriber {
+
+        private static final long serialVersionUID = 1L;
+
+        private final InputTopics topics;
+
+        private Subscriber(InputTopics topics) {
+            this.topics = topics;
+        }
+
+        @Override
+        public Set<TopicPartition> getSubscribedTopicPartitions(AdminClient admin) {
+            List<String> matching = AdminUtils.getTopicsByPattern(admin, topics.pattern).stream()
+                    .filter(topics::contains)
+                    .toList();
+            return new HashSet<>(AdminUtils.getTopicPartitions(admin, matching));
+        }
     }
 }

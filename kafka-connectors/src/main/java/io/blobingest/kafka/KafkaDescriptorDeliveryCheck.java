@@ -1,8 +1,9 @@
 package io.blobingest.kafka;
 
 import io.blobingest.kafka.internal.CommittedRecordSearch;
-import io.blobingest.kafka.internal.DescriptorTopicIdentity;
+import io.blobingest.kafka.internal.DescriptorTopicIdentities;
 import io.blobingest.kafka.internal.KafkaTransactionOutcomes;
+import io.blobingest.objectlayer.DescriptorRow;
 import io.blobingest.sink.DescriptorDeliveryCheck;
 import java.io.IOException;
 import java.time.Duration;
@@ -56,18 +57,18 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
 
     private final Properties adminProperties;
     private final String transactionalIdPrefix;
-    private final String descriptorTopic;
+    private final DescriptorTopics descriptorTopics;
 
     /**
-     * @param adminProperties an admin client's properties for the descriptor topic's cluster
+     * @param adminProperties an admin client's properties for the descriptor topics' cluster
      * @param transactionalIdPrefix the descriptor sink's transactional id prefix
-     * @param descriptorTopic the topic the descriptor sink writes, with {@link DescriptorRecords}
+     * @param descriptorTopics the topics the descriptor sink writes, with {@link DescriptorRecords}
      */
     public KafkaDescriptorDeliveryCheck(
-            Properties adminProperties, String transactionalIdPrefix, String descriptorTopic) {
+            Properties adminProperties, String transactionalIdPrefix, DescriptorTopics descriptorTopics) {
         this.adminProperties = Objects.requireNonNull(adminProperties, "adminProperties");
         this.transactionalIdPrefix = Objects.requireNonNull(transactionalIdPrefix, "transactionalIdPrefix");
-        this.descriptorTopic = Objects.requireNonNull(descriptorTopic, "descriptorTopic");
+        this.descriptorTopics = Objects.requireNonNull(descriptorTopics, "descriptorTopics");
     }
 
     /** The descriptor sink's transactional id of {@code subtask}'s rows of {@code epoch}. */
@@ -82,30 +83,35 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
     }
 
     /**
-     * Opens a session; its {@link Session#checkDestination} keeps the descriptor topic's id under
-     * {@code directory} ({@link DescriptorTopicIdentity}).
+     * Opens a session; its {@link Session#checkDestination} keeps the descriptor topics' ids under
+     * {@code directory} ({@link DescriptorTopicIdentities}).
      */
     @Override
-    public Session open(Path directory) {
-        return new KafkaSession(Admin.create(adminProperties), new DescriptorTopicIdentity(descriptorTopic, directory));
+    public Session open(Path directory) throws IOException {
+        return new KafkaSession(
+                Admin.create(adminProperties), new DescriptorTopicIdentities(descriptorTopics, directory));
     }
 
     private final class KafkaSession implements Session {
 
         private final Admin admin;
-        private final DescriptorTopicIdentity topicIdentity;
+        private final DescriptorTopicIdentities topicIdentities;
         private final KafkaTransactionOutcomes outcomes;
 
-        private KafkaSession(Admin admin, DescriptorTopicIdentity topicIdentity) {
+        private KafkaSession(Admin admin, DescriptorTopicIdentities topicIdentities) {
             this.admin = admin;
-            this.topicIdentity = topicIdentity;
-            this.outcomes = new KafkaTransactionOutcomes(
-                    "Descriptor", adminProperties, admin, transactionalIdPrefix, descriptorTopic);
+            this.topicIdentities = topicIdentities;
+            this.outcomes = new KafkaTransactionOutcomes("Descriptor", adminProperties, admin, transactionalIdPrefix);
         }
 
         @Override
         public void checkDestination() throws IOException {
-            topicIdentity.check(admin);
+            topicIdentities.checkAll(admin);
+        }
+
+        @Override
+        public void checkDestinationOf(DescriptorRow row) throws IOException {
+            topicIdentities.admit(admin, descriptorTopics.forInput(row.sourceTopic()));
         }
 
         @Override
@@ -117,7 +123,8 @@ public final class KafkaDescriptorDeliveryCheck implements DescriptorDeliveryChe
                     () -> epoch.sampleRow()
                             .map(row -> new KafkaTransactionOutcomes.Sample(
                                     "row " + row.source(),
-                                    DescriptorRecords.toProducerRecord(descriptorTopic, row, null))));
+                                    DescriptorRecords.toProducerRecord(
+                                            descriptorTopics.forInput(row.sourceTopic()), row, null))));
         }
 
         @Override

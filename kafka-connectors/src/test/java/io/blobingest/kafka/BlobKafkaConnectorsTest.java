@@ -165,6 +165,36 @@ class BlobKafkaConnectorsTest {
                 .hasMessageStartingWith("kafka.lineage-topic must differ from the input");
     }
 
+    private static Configuration perInputTopicDescriptors() {
+        Configuration config = validConfig();
+        config.set(BlobKafkaOptions.DESCRIPTOR_TOPIC, "{topic}.descriptors");
+        return config;
+    }
+
+    @Test
+    void refusesADescriptorTopicPerInputTopicThatWouldBeAnInputOrAnotherOutput() {
+        Configuration named = perInputTopicDescriptors();
+        named.set(BlobKafkaOptions.INPUT_TOPIC, "cam,cam.descriptors");
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(named))
+                .hasMessage("the input, descriptor and dead-letter topics must differ, found cam, cam.descriptors;"
+                        + " {topic}.descriptors; dead-letters");
+
+        Configuration deadLetters = perInputTopicDescriptors();
+        deadLetters.set(BlobKafkaOptions.DEAD_LETTER_TOPIC, "blobs.descriptors");
+        assertThatThrownBy(() -> BlobKafkaConnectors.fromConfig(deadLetters))
+                .hasMessage("the input, descriptor and dead-letter topics must differ, found blobs;"
+                        + " {topic}.descriptors; blobs.descriptors");
+
+        Configuration pattern = perInputTopicDescriptors();
+        pattern.removeConfig(BlobKafkaOptions.INPUT_TOPIC);
+        pattern.set(BlobKafkaOptions.INPUT_TOPIC_PATTERN, "robots\\..*");
+        BlobKafkaConnectors connectors = BlobKafkaConnectors.fromConfig(pattern);
+        assertThat(connectors.inputTopics().orElseThrow().contains("robots.cam.descriptors"))
+                .as("a pattern leaves out the job's own descriptor topics")
+                .isFalse();
+        assertThat(connectors.descriptorTopics().forInput("robots.cam")).isEqualTo("robots.cam.descriptors");
+    }
+
     @Test
     void startsWhereStartFromSaysAndRefusesAnythingElse() {
         for (String startFrom : List.of("group", "earliest", "latest", "timestamp:1765000000000", " latest ")) {

@@ -28,7 +28,8 @@ class DescriptorRecordsTest {
             new Attribute("empty", null),
             new Attribute("camera", "rear".getBytes(UTF_8)));
 
-    private final DescriptorRecordSerializer serializer = new DescriptorRecordSerializer("descriptors");
+    private final DescriptorRecordSerializer serializer =
+            new DescriptorRecordSerializer(DescriptorTopics.of("descriptors"));
 
     static Stream<Arguments> rows() {
         return Stream.of(

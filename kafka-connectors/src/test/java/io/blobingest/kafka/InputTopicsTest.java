@@ -33,6 +33,28 @@ class InputTopicsTest {
     }
 
     @Test
+    void aPatternLeavesOutTheDescriptorTopicsOfItsTopics() {
+        Configuration config = new Configuration();
+        config.set(BlobKafkaOptions.INPUT_TOPIC_PATTERN, "robots\\..*");
+        config.set(BlobKafkaOptions.DESCRIPTOR_TOPIC, "{topic}.descriptors");
+        InputTopics topics = InputTopics.fromConfig(config).orElseThrow();
+
+        assertThat(topics.contains("robots.cam")).isTrue();
+        assertThat(topics.contains("robots.cam.descriptors"))
+                .as("robots.cam's descriptors")
+                .isFalse();
+        assertThat(topics.contains("robots.cam.descriptors.descriptors")).isFalse();
+        assertThat(topics.contains("robots.descriptors"))
+                .as("the descriptor topic of 'robots', which the pattern does not take in")
+                .isTrue();
+        assertThat(parse(BlobKafkaOptions.INPUT_TOPIC_PATTERN.key(), "robots\\..*")
+                        .excludingOutputOf(DescriptorTopics.of("descriptors"))
+                        .contains("robots.cam.descriptors"))
+                .as("with one descriptor topic")
+                .isTrue();
+    }
+
+    @Test
     void neitherOptionIsNoInput() {
         assertThat(InputTopics.fromConfig(new Configuration())).isEmpty();
     }

@@ -55,7 +55,7 @@ class KafkaDescriptorDeliveryCheckITCase {
         String run = UUID.randomUUID().toString();
         topic = "descriptors-" + run;
         KAFKA.createTopic(topic, 2);
-        check = new KafkaDescriptorDeliveryCheck(adminProperties(), "check-" + run, topic);
+        check = new KafkaDescriptorDeliveryCheck(adminProperties(), "check-" + run, DescriptorTopics.of(topic));
     }
 
     @Test
@@ -64,16 +64,7 @@ class KafkaDescriptorDeliveryCheckITCase {
             session.checkDestination();
         }
         String old = topicId();
-        try (Admin admin = Admin.create(adminProperties())) {
-            admin.deleteTopics(List.of(topic)).all().get(1, TimeUnit.MINUTES);
-            long deadline = System.nanoTime() + ANSWER_DEADLINE.toNanos();
-            while (admin.listTopics().names().get(1, TimeUnit.MINUTES).contains(topic)) {
-                assertThat(System.nanoTime())
-                        .as("%s gone within %s", topic, ANSWER_DEADLINE)
-                        .isLessThan(deadline);
-                Thread.sleep(100);
-            }
-        }
+        delete(topic);
         try (Session session = check.open(lineageDirectory())) {
             assertThatThrownBy(session::checkDestination)
                     .isInstanceOf(DescriptorTopicRecreatedException.class)
@@ -94,6 +85,36 @@ class KafkaDescriptorDeliveryCheckITCase {
         try (Session session = check.open(
                 new org.apache.flink.core.fs.Path(directory.resolve("other").toUri()))) {
             session.checkDestination();
+        }
+    }
+
+    /**
+     * {@code {topic}.<suffix>}: the first row of an input topic creates its descriptor topic, a
+     * fenced epoch is looked for there, and a later session checks it without being told.
+     */
+    @Test
+    void withATopicPerInputTopicTheFirstRowCreatesItsTopicWhereTheEpochIsLookedForAndLaterChecked() throws Exception {
+        String run = UUID.randomUUID().toString();
+        DescriptorTopics topics = DescriptorTopics.of("{topic}.descriptors-" + run);
+        String perTopic = "blobs.descriptors-" + run;
+        KafkaDescriptorDeliveryCheck perTopicCheck =
+                new KafkaDescriptorDeliveryCheck(adminProperties(), "check-" + run, topics);
+        long sentAt = System.currentTimeMillis();
+        try (Session session = perTopicCheck.open(lineageDirectory())) {
+            session.checkDestinationOf(row(1));
+            assertThat(KAFKA.topics())
+                    .as("topics after the first row of 'blobs'")
+                    .contains(perTopic);
+
+            send(perTopicCheck, perTopic, 1, List.of(row(1), row(2)), true);
+            fence(perTopicCheck, 1);
+            assertThat(answer(session, epoch(1, sentAt, row(2)))).isEqualTo(Outcome.COMMITTED);
+        }
+        delete(perTopic);
+        try (Session session = perTopicCheck.open(lineageDirectory())) {
+            assertThatThrownBy(session::checkDestination)
+                    .isInstanceOf(DescriptorTopicRecreatedException.class)
+                    .hasMessageStartingWith("descriptor topic '" + perTopic + "' was deleted");
         }
     }
 
@@ -193,6 +214,12 @@ class KafkaDescriptorDeliveryCheckITCase {
 
     /** Sends {@code rows} in subtask 0's transaction of {@code epoch}, committed or aborted. */
     private void send(long epoch, List<DescriptorRow> rows, boolean commit) throws Exception {
+        send(check, topic, epoch, rows, commit);
+    }
+
+    private static void send(
+            KafkaDescriptorDeliveryCheck check, String topic, long epoch, List<DescriptorRow> rows, boolean commit)
+            throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = transactionalProducer(check.transactionalId(0, epoch))) {
             producer.initTransactions();
             producer.beginTransaction();
@@ -208,7 +235,25 @@ class KafkaDescriptorDeliveryCheckITCase {
         }
     }
 
+    /** Deletes {@code topic} and waits until the brokers no longer list it. */
+    private static void delete(String topic) throws Exception {
+        try (Admin admin = Admin.create(adminProperties())) {
+            admin.deleteTopics(List.of(topic)).all().get(1, TimeUnit.MINUTES);
+            long deadline = System.nanoTime() + ANSWER_DEADLINE.toNanos();
+            while (admin.listTopics().names().get(1, TimeUnit.MINUTES).contains(topic)) {
+                assertThat(System.nanoTime())
+                        .as("%s gone within %s", topic, ANSWER_DEADLINE)
+                        .isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
+    }
+
     private void fence(long epoch) throws Exception {
+        fence(check, epoch);
+    }
+
+    private static void fence(KafkaDescriptorDeliveryCheck check, long epoch) throws Exception {
         try (Admin admin = Admin.create(adminProperties())) {
             admin.fenceProducers(List.of(check.transactionalId(0, epoch))).all().get(1, TimeUnit.MINUTES);
         }

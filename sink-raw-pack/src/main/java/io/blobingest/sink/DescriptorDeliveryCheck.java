@@ -93,6 +93,14 @@ public interface DescriptorDeliveryCheck extends Serializable {
         void checkDestination() throws IOException;
 
         /**
+         * Before {@code row} is sent: a destination that this row is the first to reach (Kafka: an
+         * input topic's own descriptor topic) is checked, and from then on is one of those that
+         * {@link #checkDestination} checks. Called for every row, so one whose destination is already
+         * known must return at once.
+         */
+        default void checkDestinationOf(DescriptorRow row) throws IOException {}
+
+        /**
          * @throws IOException when the outcome cannot be learned (unreachable, unknown transaction,
          *     deadline passed): the caller fails rather than guess
          */

@@ -187,10 +187,17 @@ record ChildProcess(Process process, Path log) {
     void awaitACommittedSetWithoutDescriptors(
             KafkaBrokerExtension kafka, String descriptorTopic, Path base, int fromInput, Duration timeout)
             throws Exception {
+        awaitACommittedSetWithoutDescriptors(kafka, List.of(descriptorTopic), base, fromInput, timeout);
+    }
+
+    /** As above, for a job with a descriptor topic per input topic. */
+    void awaitACommittedSetWithoutDescriptors(
+            KafkaBrokerExtension kafka, List<String> descriptorTopics, Path base, int fromInput, Duration timeout)
+            throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             assertThat(process.isAlive()).as("the job is still running").isTrue();
-            PipelineOutput output = PipelineOutput.read(kafka, descriptorTopic, base);
+            PipelineOutput output = PipelineOutput.read(kafka, descriptorTopics, base);
             Set<String> delivered =
                     output.descriptors.stream().map(DescriptorRow::source).collect(Collectors.toSet());
             boolean undelivered = output.manifestRows.stream()

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One job for a fleet's topics: several named, or a pattern that also takes in a topic created
- * while the job runs, every input exactly once across a SIGKILL and a plain restart; and a first
- * start from a timestamp.
+ * while the job runs, every input exactly once across a SIGKILL and a plain restart, each topic
+ * with its own descriptor topic and Lance dataset; and a first start from a timestamp.
  */
 class FleetInputITCase {
 
@@ -45,9 +45,11 @@ class FleetInputITCase {
     /**
      * {@code run --input-topic-pattern 'fleet\..*'} in a child JVM over two topics; a third is created
      * while it runs and is read from its first record; the job is killed with inputs of all three in
-     * flight and started again: every input of the three topics is one descriptor, byte-exact, and
-     * one row of its topic's own Lance dataset ({@code sink.lance.dataset-uri} naming {@code
-     * {topic}}), read back through Lance's {@code takeBlobs}.
+     * flight and started again: every input of the three topics is one descriptor, byte-exact, in its
+     * topic's own descriptor topic ({@code --descriptor-topic '{topic}.descriptors'}, created by the
+     * job and, though the pattern matches them, never read), and one row of its topic's own Lance
+     * dataset ({@code sink.lance.dataset-uri} naming {@code {topic}}), read back through Lance's
+     * {@code takeBlobs}.
      */
     @Test
     void aPatternTakesInATopicCreatedWhileTheJobRunsAndEveryInputIsDeliveredOnceAcrossAKill() throws Exception {
@@ -57,11 +59,12 @@ class FleetInputITCase {
         for (String topic : first) {
             KAFKA.createTopic(topic, PARTITIONS);
         }
-        KAFKA.createTopic("fleet-descriptors", 1);
         KAFKA.createTopic("fleet-dead-letters", 1);
+        List<String> descriptorTopics =
+                all.stream().map(topic -> topic + ".descriptors").toList();
         Path base = dir.resolve("base");
         List<String> run = TestEnvironment.runArgumentsMatching(
-                        KAFKA, "fleet\\..*", "fleet-descriptors", "fleet-dead-letters", base)
+                        KAFKA, "fleet\\..*", "{topic}.descriptors", "fleet-dead-letters", base)
                 .groupId("fleet")
                 .parallelism(PARTITIONS)
                 .checkpointInterval("1s")
@@ -78,7 +81,10 @@ class FleetInputITCase {
         try {
             workload.send(KAFKA, i -> first.get(i % first.size()), PARTITIONS, 0, 300);
             job = ChildProcess.start(run, dir.resolve("first.log"));
-            job.awaitCommittedDescriptors(KAFKA, "fleet-descriptors", 300, TIMEOUT);
+            Await.until(
+                    () -> descriptors(descriptorTopics, base).size() == 300,
+                    "the descriptors of the first 300 inputs",
+                    TIMEOUT);
 
             KAFKA.createTopic("fleet.lidar", PARTITIONS);
             workload.send(KAFKA, i -> all.get(i % all.size()), PARTITIONS, 300, 450);
@@ -87,7 +93,7 @@ class FleetInputITCase {
                     "a descriptor of the topic created while the job runs",
                     TIMEOUT);
             workload.send(KAFKA, i -> all.get(i % all.size()), PARTITIONS, 450, 600);
-            job.awaitACommittedSetWithoutDescriptors(KAFKA, "fleet-descriptors", base, 450, TIMEOUT);
+            job.awaitACommittedSetWithoutDescriptors(KAFKA, descriptorTopics, base, 450, TIMEOUT);
             job.kill();
 
             workload.send(KAFKA, i -> all.get(i % all.size()), PARTITIONS, 600, workload.count());
@@ -96,12 +102,22 @@ class FleetInputITCase {
                     .as("exit code of the restart")
                     .isZero();
 
-            PipelineOutput output = PipelineOutput.read(KAFKA, "fleet-descriptors", base);
+            assertThat(KAFKA.topics())
+                    .as("topics: the job created one descriptor topic per input topic")
+                    .containsAll(descriptorTopics)
+                    .noneMatch(topic -> topic.endsWith(".descriptors.descriptors"));
+            PipelineOutput output = PipelineOutput.read(KAFKA, descriptorTopics, base);
             output.assertExactlyOnceAndByteExact(workload, indices(0, workload.count()));
             assertThat(sourceTopics(output))
                     .as("descriptors per input topic")
                     .containsOnlyKeys(all)
                     .containsEntry("fleet.lidar", 200L);
+            for (String topic : all) {
+                assertThat(PipelineOutput.read(KAFKA, topic + ".descriptors", base).descriptors)
+                        .as("the descriptors in %s.descriptors", topic)
+                        .isNotEmpty()
+                        .allMatch(row -> row.sourceTopic().equals(topic));
+            }
             assertThat(KAFKA.drainCommitted("fleet-dead-letters"))
                     .as("dead letters")
                     .isEmpty();
@@ -162,11 +178,23 @@ class FleetInputITCase {
     }
 
     private static boolean deliveredFrom(String topic, Path base) {
+        return descriptors(List.of(topic + ".descriptors"), base).stream()
+                .anyMatch(row -> row.sourceTopic().equals(topic));
+    }
+
+    /** The committed descriptors in those of {@code descriptorTopics} the job has created so far. */
+    private static List<DescriptorRow> descriptors(List<String> descriptorTopics, Path base) {
         try {
-            return sourceTopics(PipelineOutput.read(KAFKA, "fleet-descriptors", base))
-                    .containsKey(topic);
+            List<String> existing = KAFKA.topics();
+            return PipelineOutput.read(
+                            KAFKA,
+                            descriptorTopics.stream().filter(existing::contains).toList(),
+                            base)
+                    .descriptors;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -57,7 +57,20 @@ public final class PipelineOutput {
     /** What a run left under {@code base} on any Flink file system, read back through {@code storage}. */
     public static PipelineOutput read(KafkaBrokerExtension kafka, String descriptorTopic, URI base, BlobStorage storage)
             throws IOException {
-        List<DescriptorRow> descriptors = kafka.drainCommitted(descriptorTopic).stream()
+        return read(kafka, List.of(descriptorTopic), base, storage);
+    }
+
+    /** What a run with a descriptor topic per input topic left, reading each of {@code descriptorTopics}. */
+    public static PipelineOutput read(KafkaBrokerExtension kafka, List<String> descriptorTopics, Path base)
+            throws IOException {
+        return read(kafka, descriptorTopics, base.toUri(), new LocalBlobStorage());
+    }
+
+    private static PipelineOutput read(
+            KafkaBrokerExtension kafka, List<String> descriptorTopics, URI base, BlobStorage storage)
+            throws IOException {
+        List<DescriptorRow> descriptors = descriptorTopics.stream()
+                .flatMap(topic -> kafka.drainCommitted(topic).stream())
                 .map(DescriptorRecords::parse)
                 .collect(Collectors.toList());
         List<DescriptorRow> manifestRows = new ArrayList<>();

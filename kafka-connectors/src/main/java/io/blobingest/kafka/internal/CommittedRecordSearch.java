@@ -53,6 +53,7 @@ public final class CommittedRecordSearch implements AutoCloseable {
     private static final Duration ADMIN_TIMEOUT = KafkaDescriptorDeliveryCheck.LOOKUP_TIMEOUT;
 
     private final String description;
+    private final String topic;
     private final CompletableFuture<Boolean> found = new CompletableFuture<>();
     private final Thread thread;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
@@ -65,6 +66,7 @@ public final class CommittedRecordSearch implements AutoCloseable {
             ProducerRecord<byte[], byte[]> wanted,
             long sentNotBeforeMillis) {
         this.description = description;
+        this.topic = wanted.topic();
         this.thread = new Thread(
                 () -> {
                     try {
@@ -212,6 +214,11 @@ public final class CommittedRecordSearch implements AutoCloseable {
     }
 
     /** Stops the search and waits for its thread, at most {@link #ADMIN_TIMEOUT}. */
+    /** The topic looked in. */
+    public String topic() {
+        return topic;
+    }
+
     @Override
     public void close() throws IOException {
         closed = true;

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * {@code <prefix>-<s>-<e>}, and the coordinator's state of that id is its outcome ({@link
  * KafkaDescriptorDeliveryCheck} says why). When the state hides it ({@code Empty}: fenced after it
  * ended; or the id forgotten), the outcome is read from the delivered data: one of the epoch's
- * records, as the sink serializes it, is looked for among the committed records of the sink's topic
+ * records, as the sink serializes it, is looked for among the committed records of its topic
  * ({@link CommittedRecordSearch}), in the background; the epoch is {@link Outcome#OPEN} until the
  * search ends. Used by the descriptor sink's check and by the dead-letter sink's ({@link
  * DeadLetterDeliveries}). One instance per subtask, on its task thread.
@@ -46,7 +46,6 @@ public final class KafkaTransactionOutcomes implements AutoCloseable {
     private final Properties clientProperties;
     private final Admin admin;
     private final String transactionalIdPrefix;
-    private final String topic;
     /** The searches running for epochs whose transaction hides its outcome, by transactional id. */
     private final Map<String, CommittedRecordSearch> searches = new HashMap<>();
 
@@ -55,15 +54,13 @@ public final class KafkaTransactionOutcomes implements AutoCloseable {
      * @param clientProperties a client's properties for the sink's cluster
      * @param admin an admin client of that cluster, closed by the caller after this
      * @param transactionalIdPrefix the sink's transactional id prefix
-     * @param topic the sink's topic
      */
     public KafkaTransactionOutcomes(
-            String what, Properties clientProperties, Admin admin, String transactionalIdPrefix, String topic) {
+            String what, Properties clientProperties, Admin admin, String transactionalIdPrefix) {
         this.what = what;
         this.clientProperties = clientProperties;
         this.admin = admin;
         this.transactionalIdPrefix = transactionalIdPrefix;
-        this.topic = topic;
     }
 
     /** The sink's transactional id of {@code subtask}'s records of {@code epoch}. */
@@ -121,7 +118,7 @@ public final class KafkaTransactionOutcomes implements AutoCloseable {
                     transactionalId,
                     why,
                     sample.get().name(),
-                    topic,
+                    sample.get().record().topic(),
                     notStampedBeforeMillis <= 0 ? "the earliest" : Instant.ofEpochMilli(notStampedBeforeMillis));
             search = CommittedRecordSearch.start(
                     sample.get().name() + " of " + what.toLowerCase(java.util.Locale.ROOT) + " transaction "
@@ -139,10 +136,10 @@ public final class KafkaTransactionOutcomes implements AutoCloseable {
         }
         searches.remove(transactionalId).close();
         if (found.get()) {
-            LOG.info("{} transaction {} committed: its record is in {}", what, transactionalId, topic);
+            LOG.info("{} transaction {} committed: its record is in {}", what, transactionalId, search.topic());
             return Outcome.COMMITTED;
         }
-        LOG.warn("{} transaction {} did not commit: its record is not in {}", what, transactionalId, topic);
+        LOG.warn("{} transaction {} did not commit: its record is not in {}", what, transactionalId, search.topic());
         return Outcome.ABORTED;
     }
 

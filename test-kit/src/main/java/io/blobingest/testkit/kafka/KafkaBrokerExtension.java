@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -129,6 +130,15 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, AfterAllCa
     /** Creates a topic with replication factor 1 and waits until the broker serves it (a leader for each partition). */
     public void createTopic(String name, int partitions) throws ExecutionException, InterruptedException {
         EmbeddedKafkaBroker.createTopic(bootstrapServers(), name, partitions);
+    }
+
+    /** The names of the topics on the broker now, sorted. */
+    public List<String> topics() throws ExecutionException, InterruptedException, TimeoutException {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+            return admin.listTopics().names().get(CLIENT_TIMEOUT.toSeconds(), TimeUnit.SECONDS).stream()
+                    .sorted()
+                    .toList();
+        }
     }
 
     /**

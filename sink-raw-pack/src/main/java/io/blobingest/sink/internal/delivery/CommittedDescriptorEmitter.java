@@ -220,21 +220,20 @@ public final class CommittedDescriptorEmitter
     private void emit(EmittedBlobSet set, boolean firstTime) throws IOException {
         boolean once = firstTime && emitOnce;
         deliveries.sending();
-        long rows;
+        long rows = 0;
         try (DescriptorManifestReader manifest = DescriptorManifestReader.open(set.manifestPath())) {
             if (!manifest.blobSet().equals(set.blobSet())) {
                 throw new IOException(manifest.location() + ": manifest is for blob set " + manifest.blobSet()
                         + ", expected " + set.blobSet());
             }
-            long[] count = {0};
-            manifest.forEachRow(row -> {
+            for (DescriptorRow row = manifest.nextRow(); row != null; row = manifest.nextRow()) {
+                deliveries.sendingRow(row);
                 output.collect(reuse.replace(row));
                 if (once) {
                     output.collect(ONCE, reuse.replace(row));
                 }
-                count[0]++;
-            });
-            rows = count[0];
+                rows++;
+            }
         }
         if (rows != set.rowCount()) {
             throw new IOException(set.manifestPath() + ": committed manifest has " + rows + " rows, blob set "

@@ -242,6 +242,13 @@ final class DescriptorDeliveries<U> {
         }
     }
 
+    /** Before {@code row}, one of a unit's, is sent: its destination may be one not checked yet. */
+    void sendingRow(DescriptorRow row) throws IOException {
+        if (check != null) {
+            session.checkDestinationOf(row);
+        }
+    }
+
     /**
      * From the operator's {@code prepareSnapshotPreBarrier}: checks the destination once more
      * before the barrier closes an epoch that holds rows. If it changed since the epoch's first

@@ -50,6 +50,7 @@ public final class ManifestRowEmitter extends DeliveryCheckedEmitter<ManifestRow
     public void resend(ManifestRowRun run) throws IOException {
         deliveries.sending();
         run.readRows(row -> {
+            deliveries.sendingRow(row);
             output.collect(reuse.replace(row));
             return true;
         });
@@ -59,7 +60,7 @@ public final class ManifestRowEmitter extends DeliveryCheckedEmitter<ManifestRow
 
     @Override
     public void readRows(ManifestRowRun run, Predicate<DescriptorRow> more) throws IOException {
-        run.readRows(more);
+        run.readRows(more::test);
     }
 
     @Override
@@ -79,6 +80,7 @@ public final class ManifestRowEmitter extends DeliveryCheckedEmitter<ManifestRow
     public void processElement(StreamRecord<ManifestRow> element) throws IOException {
         ManifestRow row = element.getValue();
         deliveries.sending();
+        deliveries.sendingRow(row.row());
         output.collect(reuse.replace(row.row()));
         deliveries.sent(ManifestRowRun.of(row));
         rowsEmitted.inc();

@@ -8,7 +8,6 @@ import io.blobingest.sink.manifest.ManifestRow;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Predicate;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -63,7 +62,7 @@ record ManifestRowRun(String manifest, long firstRow, long rowCount) {
      *
      * @throws IOException if the manifest no longer holds them, naming it
      */
-    void readRows(Predicate<DescriptorRow> more) throws IOException {
+    void readRows(RowAction more) throws IOException {
         try (DescriptorManifestReader reader = DescriptorManifestReader.open(new Path(manifest))) {
             for (long index = 0; index < firstRow + rowCount; index++) {
                 DescriptorRow row = reader.nextRow();
@@ -71,11 +70,18 @@ record ManifestRowRun(String manifest, long firstRow, long rowCount) {
                     throw new IOException(manifest + " has " + index + " rows, rows " + firstRow + " to "
                             + (firstRow + rowCount - 1) + " were sent from it");
                 }
-                if (index >= firstRow && !more.test(row)) {
+                if (index >= firstRow && !more.next(row)) {
                     return;
                 }
             }
         }
+    }
+
+    /** What is done with each row read again. */
+    @FunctionalInterface
+    interface RowAction {
+        /** @return whether to go on with the next row */
+        boolean next(DescriptorRow row) throws IOException;
     }
 
     @Override
