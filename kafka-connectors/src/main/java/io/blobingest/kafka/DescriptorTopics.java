@@ -79,8 +79,8 @@ public final class DescriptorTopics implements Serializable {
     }
 
     /**
-     * The input topic whose descriptors {@code topic} receives: any input for one topic, {@code x}
-     * for {@code {topic}.descriptors} and {@code x.descriptors}; empty if it receives none.
+     * The input topic whose own descriptor topic {@code topic} is: {@code x} for {@code
+     * {topic}.descriptors} and {@code x.descriptors}; empty if it is none, and always with one topic.
      */
     public Optional<String> inputOf(String topic) {
         if (prefix == null) {
