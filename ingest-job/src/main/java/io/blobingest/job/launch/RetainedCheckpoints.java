@@ -355,9 +355,6 @@ public final class RetainedCheckpoints {
         try {
             FileSystem fileSystem = directory.getFileSystem();
             List<Completed> completed = new ArrayList<>();
-            if (!fileSystem.exists(directory)) {
-                return completed;
-            }
             for (FileStatus job : directories(directory)) {
                 if (jobId != null && !job.getPath().getName().equals(jobId)) {
                     continue;

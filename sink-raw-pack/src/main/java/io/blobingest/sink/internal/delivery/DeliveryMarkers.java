@@ -200,7 +200,7 @@ public final class DeliveryMarkers {
 
     /** The lineage's run directories. */
     private List<FileStatus> runs() throws IOException {
-        return list(lineageDirectory).stream()
+        return DirectoryListing.list(lineageDirectory).stream()
                 .filter(FileStatus::isDir)
                 .filter(status -> isRunId(status.getPath().getName()))
                 .toList();
@@ -208,11 +208,9 @@ public final class DeliveryMarkers {
 
     /** The markers in {@code dir}: files only, the delivery check and the runs keep directories here. */
     private static List<FileStatus> markers(Path dir) throws IOException {
-        return list(dir).stream().filter(status -> !status.isDir()).toList();
-    }
-
-    private static List<FileStatus> list(Path dir) throws IOException {
-        return DirectoryListing.list(dir);
+        return DirectoryListing.list(dir).stream()
+                .filter(status -> !status.isDir())
+                .toList();
     }
 
     private static long epochOf(Path marker) throws IOException {
