@@ -85,7 +85,7 @@ public final class DescriptorTopicIdentities {
     public void checkAll(Admin admin) throws IOException {
         Map<String, Optional<Uuid>> current = currentIds(admin, known);
         for (String topic : known) {
-            check(topic, current.get(topic));
+            check(topic, current.get(topic), recordedIds(topic));
         }
     }
 
@@ -98,17 +98,18 @@ public final class DescriptorTopicIdentities {
             return;
         }
         Optional<Uuid> current = currentIds(admin, Set.of(topic)).get(topic);
-        if (current.isEmpty() && recordedIds(topic).isEmpty()) {
+        List<String> recorded = recordedIds(topic);
+        if (current.isEmpty() && recorded.isEmpty()) {
             create(admin, topic);
             current = currentIds(admin, Set.of(topic)).get(topic);
         }
-        check(topic, current);
+        check(topic, current, recorded);
         known.add(topic);
     }
 
-    private void check(String topic, Optional<Uuid> current) throws IOException {
+    /** @param recorded the ids kept for {@code topic}, sorted; empty before its first check */
+    private void check(String topic, Optional<Uuid> current, List<String> recorded) throws IOException {
         Path record = new Path(records, topic);
-        List<String> recorded = recordedIds(topic);
         if (recorded.isEmpty()) {
             if (current.isPresent()) {
                 Path file = new Path(record, current.get().toString());
